@@ -1,0 +1,148 @@
+"""Municipium's decisions and their notation. Built once; the rules only look them up."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from games.core import Decision
+from games.municipium.board import COLOURS, FAMILIES, FAVOUR, INSTITUTIONS
+
+SKIP = Decision("skip")
+DRAW = Decision("draw")
+STOP = Decision("stop")
+DONE = Decision("done")
+ADVANCE = Decision("advance")
+PLAY_COMMON = Decision("play", ("common",))
+
+
+def member_name(inst: int, wreathed: int) -> str:
+    """`baths`, or `baths*` for a distinguished (wreathed) member."""
+    return INSTITUTIONS[inst] + ("*" if wreathed else "")
+
+
+@lru_cache(maxsize=None)
+def setup(inst: int) -> Decision:
+    return Decision("setup", (INSTITUTIONS[inst],))
+
+
+@lru_cache(maxsize=None)
+def move(src: int, dst: int, wreathed: int) -> Decision:
+    return Decision("move", (member_name(src, wreathed), INSTITUTIONS[dst]))
+
+
+@lru_cache(maxsize=None)
+def reposition(src: int, dst: int, wreathed: int) -> Decision:
+    return Decision("reposition", (member_name(src, wreathed), INSTITUTIONS[dst]))
+
+
+@lru_cache(maxsize=None)
+def play(card: str) -> Decision:
+    return Decision("play", (card,))
+
+
+@lru_cache(maxsize=None)
+def place(colour: int, inst: int) -> Decision:
+    return Decision("place", (COLOURS[colour], INSTITUTIONS[inst]))
+
+
+@lru_cache(maxsize=None)
+def keep(a: int, b: int) -> Decision:
+    a, b = sorted((a, b))
+    return Decision("keep", (COLOURS[a], COLOURS[b]))
+
+
+@lru_cache(maxsize=None)
+def power(inst: int) -> Decision:
+    return Decision("power", (INSTITUTIONS[inst],))
+
+
+@lru_cache(maxsize=None)
+def family(seat: int) -> Decision:
+    return Decision("family", (FAMILIES[seat],))
+
+
+@lru_cache(maxsize=None)
+def from_(inst: int) -> Decision:
+    return Decision("from", (INSTITUTIONS[inst],))
+
+
+@lru_cache(maxsize=None)
+def send(plain: int, wreathed: int) -> Decision:
+    if wreathed:
+        return Decision("send", (str(plain), f"{wreathed}*"))
+    return Decision("send", (str(plain),))
+
+
+#: A token of one's supply in a Basilica exchange: a colour index 0..3, or 4 for a Favour.
+TOKEN_NAMES = (*COLOURS, FAVOUR)
+
+
+@lru_cache(maxsize=None)
+def exchange(tokens: tuple[int, ...]) -> Decision:
+    return Decision("exchange", tuple(TOKEN_NAMES[t] for t in sorted(tokens)))
+
+
+ALL_EXCHANGES = tuple(combinations_with_replacement(range(5), 3))
+
+
+@lru_cache(maxsize=None)
+def take_from_family(colour: int, seat: int) -> Decision:
+    return Decision("take", (COLOURS[colour], FAMILIES[seat]))
+
+
+@lru_cache(maxsize=None)
+def take_from_institution(colour: int, inst: int) -> Decision:
+    return Decision("take", (COLOURS[colour], INSTITUTIONS[inst]))
+
+
+def parse_member(name: str) -> tuple[int, int]:
+    """`baths*` -> (BATHS, 1). Raises KeyError for an unknown Institution."""
+    wreathed = int(name.endswith("*"))
+    return INSTITUTIONS.index(name.rstrip("*")), wreathed
+
+
+_INSTS = frozenset(INSTITUTIONS)
+_MEMBERS = _INSTS | {f"{i}*" for i in INSTITUTIONS}
+_COLOURS = frozenset(COLOURS)
+_TOKENS = frozenset(TOKEN_NAMES)
+_CARDS = frozenset({"common", "powers", "praefect", "invitations", "grande-famille"})
+_COUNTS = frozenset(str(n) for n in range(15))
+_WREATH_COUNTS = frozenset(f"{n}*" for n in range(1, 8))
+
+#: verb -> the allowed words at each argument position (a shorter tuple of args is allowed
+#: only where listed in _OPTIONAL_TAIL).
+VOCABULARY: dict[str, tuple[frozenset[str], ...]] = {
+    "setup": (_INSTS,),
+    "move": (_MEMBERS, _INSTS),
+    "reposition": (_MEMBERS, _INSTS),
+    "play": (_CARDS,),
+    "place": (_COLOURS, _INSTS),
+    "keep": (_COLOURS, _COLOURS),
+    "power": (_INSTS,),
+    "family": (frozenset(FAMILIES),),
+    "from": (_INSTS,),
+    "send": (_COUNTS, _WREATH_COUNTS),
+    "exchange": (_TOKENS, _TOKENS, _TOKENS),
+    "take": (_COLOURS, _INSTS | frozenset(FAMILIES)),
+    "skip": (),
+    "draw": (),
+    "stop": (),
+    "done": (),
+    "advance": (),
+}
+_OPTIONAL_TAIL = {"send": 1}
+
+
+def vocabulary_error(decision: Decision) -> str | None:
+    """Why `decision` is not a Municipium decision at all, or None if it is well-formed."""
+    slots = VOCABULARY.get(decision.verb)
+    if slots is None:
+        return f"unknown verb {decision.verb!r}; verbs are: {', '.join(sorted(VOCABULARY))}"
+    shortest = _OPTIONAL_TAIL.get(decision.verb, len(slots))
+    if not shortest <= len(decision.args) <= len(slots):
+        return f"{decision.verb!r} takes {len(slots)} argument(s), got {len(decision.args)}"
+    for position, (word, allowed) in enumerate(zip(decision.args, slots, strict=False), 1):
+        if word not in allowed:
+            return f"argument {position} of {decision.verb!r} cannot be {word!r}"
+    return None

@@ -1,0 +1,394 @@
+"""Municipium's game state: the position, its queries, observation and serialization."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import (
+    JSON,
+    Decision,
+    Event,
+    GameState,
+    NotationError,
+    Result,
+    Rng,
+    SetupError,
+    derive_seed,
+    parse_notation,
+)
+from games.municipium import rules
+from games.municipium.board import (
+    BANNERS,
+    COLOURS,
+    COMMON_DECK,
+    DEFAULT_OPTIONS,
+    FAMILIES,
+    INSTITUTIONS,
+    MEETING_ROOMS,
+    PRAEFECT_START,
+    VARIANTS,
+    Variant,
+    next_room,
+)
+from games.municipium.decisions import vocabulary_error
+
+#: Fields copied and serialized as they are (ints, strings, flat or nested int lists).
+_FIELDS = (
+    "variant", "num_seats", "options", "seed", "first", "turn", "active", "placed",
+    "plain", "wreathed", "inst_citizens", "room_citizen", "room_favour", "praefect",
+    "supply", "favours", "decurions", "bag", "favour_supply", "wreath_supply",
+    "deck", "discard", "family_cards", "temple", "frames", "ended",
+)
+
+
+class MunicipiumState(GameState):
+    """A Municipium position. Seat i plays family FAMILIES[i]; seats go clockwise."""
+
+    game = "municipium"
+    format_version = 1
+
+    # -- creation -------------------------------------------------------------------------
+    @classmethod
+    def new(cls, variant: str = "classic", num_seats: int = 4,
+            options: JSON | None = None, seed: int = 0) -> MunicipiumState:
+        """Set up a new game: board, bag, cards, first player; setup placement begins."""
+        rules_ = _variant(variant, num_seats)
+        st = cls.__new__(cls)
+        st.variant, st.num_seats, st.seed = variant, num_seats, int(seed)
+        st.options = _options(options)
+        st.rng = Rng(derive_seed(st.seed, "municipium"))
+        st.events = []
+        st._lay_out_board(rules_)
+        st.first = st.rng.below(num_seats)
+        st.turn, st.active, st.placed, st.ended = 0, st.first, 0, None
+        st.temple = []
+        st.frames = [{"k": "setup", "seat": st.first}]
+        st.emit("start", variant=variant, families=[FAMILIES[s] for s in range(num_seats)],
+                first=FAMILIES[st.first],
+                meeting_rooms={INSTITUTIONS[i]: _colour_name(st.room_citizen[i])
+                               for i in MEETING_ROOMS})
+        st._advance()
+        return st
+
+    def _lay_out_board(self, rules_: Variant) -> None:
+        n = self.num_seats
+        self.plain = [[0] * 7 for _ in range(n)]
+        self.wreathed = [[0] * 7 for _ in range(n)]
+        self.inst_citizens = [[BANNERS[i]] for i in range(7)]  # M3
+        self.bag = [rules_.citizens_per_colour - BANNERS.count(c) for c in range(4)]
+        self.room_favour = [i in MEETING_ROOMS for i in range(7)]
+        self.favour_supply = rules_.favours - len(MEETING_ROOMS)
+        self.room_citizen: list[int | None] = [None] * 7
+        if rules_.meeting_room_citizens(n):
+            for i in MEETING_ROOMS:
+                self.room_citizen[i] = self.draw_citizen()
+        self.praefect = PRAEFECT_START
+        self.wreath_supply = rules_.wreaths
+        self.supply = [[0] * 4 for _ in range(n)]
+        self.favours = [0] * n
+        self.decurions = [0] * n
+        self.family_cards = [list(rules_.family_cards) for _ in range(n)]
+        self.deck = list(COMMON_DECK)
+        self.rng.shuffle(self.deck)
+        self.discard = []
+
+    # -- engine API ----------------------------------------------------------------------
+    @property
+    def rules(self) -> Variant:
+        return VARIANTS[self.variant]
+
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.ended else (self._decider,)
+
+    def legal_decisions(self, seat: int) -> list[Decision]:
+        if self.ended or seat != self._decider:
+            return []
+        return list(self._options)
+
+    def parse(self, text: str) -> Decision:
+        decision = parse_notation(text)
+        problem = vocabulary_error(decision)
+        if problem:
+            raise NotationError(f"{text!r} is not a Municipium decision: {problem}")
+        return decision
+
+    def _apply(self, seat: int, decision: Decision) -> list[Event]:
+        self.events = []
+        frame = self.frames[-1]
+        rules.APPLY[frame["k"]](self, frame, decision)
+        self._advance()
+        return self.events
+
+    def apply_unchecked(self, decision: Decision) -> list[Event]:
+        """Apply a decision taken from `legal_decisions` without re-validating it (fast path)."""
+        return self._apply(self._decider, decision)
+
+    def result(self) -> Result | None:
+        if not self.ended:
+            return None
+        return self._rank(self.ended)
+
+    def describe_pending(self) -> str:
+        if self.ended:
+            return "the game is over"
+        frame = self.frames[-1]
+        return f"{FAMILIES[self._decider]} (seat {self._decider}) to {rules.PROMPTS[frame['k']]}"
+
+    # -- the rule-step driver ------------------------------------------------------------
+    def _advance(self) -> None:
+        """Run automatic steps until some seat must decide (or the game ends)."""
+        frames = self.frames
+        while frames:
+            frame = frames[-1]
+            auto = rules.AUTO.get(frame["k"])
+            if auto is not None:
+                auto(self, frame)
+                continue
+            options = rules.OPTIONS[frame["k"]](self, frame)
+            if options:
+                self._options: list[Decision] = options
+                self._decider: int = frame["seat"]
+                return
+            frames.pop()  # nothing can be done here: the step is skipped
+        self._options, self._decider = [], -1
+
+    # -- queries the rules use -----------------------------------------------------------
+    def influence(self, seat: int, inst: int) -> int:
+        """M4: members there, a distinguished member counting 2."""
+        return self.plain[seat][inst] + 2 * self.wreathed[seat][inst]
+
+    def members_at(self, seat: int, inst: int) -> int:
+        return self.plain[seat][inst] + self.wreathed[seat][inst]
+
+    def ranking_at(self, inst: int) -> list[int]:
+        """M4: present families by influence, ties to the higher Temple disc."""
+        present = [(-self.influence(s, inst), pos, s) for pos, s in enumerate(self.temple)
+                   if self.plain[s][inst] or self.wreathed[s][inst]]
+        present.sort()
+        return [s for _, _, s in present]
+
+    def majority(self, inst: int) -> int | None:
+        ranking = self.ranking_at(inst)
+        return ranking[0] if ranking else None
+
+    # -- changes the rules make ----------------------------------------------------------
+    def emit(self, kind: str, **data: Any) -> None:
+        self.events.append(Event(kind, data))
+
+    def move_member(self, seat: int, src: int, dst: int, wreathed: int) -> None:
+        counts = self.wreathed[seat] if wreathed else self.plain[seat]
+        counts[src] -= 1
+        counts[dst] += 1
+
+    def draw_citizen(self) -> int | None:
+        """A random citizen from the bag, or None if it is empty (M8)."""
+        total = self.bag[0] + self.bag[1] + self.bag[2] + self.bag[3]
+        if not total:
+            return None
+        r = self.rng.below(total)
+        for colour in range(4):
+            r -= self.bag[colour]
+            if r < 0:
+                self.bag[colour] -= 1
+                return colour
+        raise AssertionError("unreachable")
+
+    def draw_card(self) -> str:
+        """The top common card; an empty deck is rebuilt from the discard pile (M9)."""
+        if not self.deck:
+            self.deck, self.discard = self.discard, []
+            self.rng.shuffle(self.deck)
+            self.emit("reshuffle", cards=len(self.deck))
+        return self.deck.pop()
+
+    def exchange_sets(self, seat: int) -> None:
+        """M7: every complete set (Favours wild, citizens first) becomes a Decurion."""
+        supply = self.supply[seat]
+        while True:
+            missing = (not supply[0]) + (not supply[1]) + (not supply[2]) + (not supply[3])
+            if missing > self.favours[seat]:
+                return
+            for colour in range(4):
+                if supply[colour]:
+                    supply[colour] -= 1
+                    self.bag[colour] += 1
+            self.favours[seat] -= missing
+            self.favour_supply += missing
+            self.decurions[seat] += 1
+            self.emit("decurion", family=FAMILIES[seat], favours_used=missing)
+
+    def advance_praefect(self) -> None:
+        """M2 / M6: the Praefect moves on and a Praefect event fires there."""
+        inst = self.praefect = next_room(self.praefect)
+        ranking = self.ranking_at(inst)
+        favour_to = ranking[0] if ranking and self.room_favour[inst] else None
+        citizen = self.room_citizen[inst]
+        citizen_to = ranking[1] if len(ranking) > 1 and citizen is not None else None
+        self.room_citizen[inst] = None
+        self.emit("praefect", institution=INSTITUTIONS[inst],
+                  favour=_family_name(favour_to), citizen=_colour_name(citizen),
+                  citizen_to=_family_name(citizen_to))
+        if favour_to is not None:
+            self.room_favour[inst] = False
+            self.favours[favour_to] += 1
+            self.exchange_sets(favour_to)
+        if citizen is not None and citizen_to is None:
+            self.bag[citizen] += 1
+        elif citizen is not None and citizen_to is not None:
+            self.supply[citizen_to][citizen] += 1
+            self.exchange_sets(citizen_to)
+        self._refill_room(inst)
+
+    def _refill_room(self, inst: int) -> None:
+        if not self.room_favour[inst] and self.favour_supply:
+            self.room_favour[inst] = True
+            self.favour_supply -= 1
+        if self.rules.meeting_room_citizens(self.num_seats):
+            self.room_citizen[inst] = self.draw_citizen()
+
+    def begin_turn(self, seat: int, turn: int) -> None:
+        self.active, self.turn = seat, turn
+        self.frames.append({"k": "end_turn"})
+        self.frames.append({"k": "turn", "seat": seat, "moves": 0, "last": None})
+        self.emit("turn", number=turn, family=FAMILIES[seat])
+
+    def finish(self, reason: str) -> None:
+        self.ended = reason
+        self.frames.clear()
+        self.emit("end", reason=reason, result=self._rank(reason).to_json())
+
+    # -- result --------------------------------------------------------------------------
+    def score(self, seat: int) -> JSON:
+        """The figures the end-of-game order uses, in tie-break order."""
+        held = sum(self.supply[seat]) + self.favours[seat]
+        return {"decurions": self.decurions[seat], "citizens_and_favours": held,
+                "favours": self.favours[seat]}
+
+    def _rank(self, reason: str) -> Result:
+        """M14: most Decurions, then citizens+Favours, then (classic) most Favours."""
+        def key(seat: int) -> tuple[int, ...]:
+            s = self.score(seat)
+            k = (s["decurions"], s["citizens_and_favours"])
+            return (*k, s["favours"]) if self.rules.favours_break_ties else k
+
+        groups: list[list[int]] = []
+        for seat in sorted(range(self.num_seats), key=lambda s: (tuple(-v for v in key(s)), s)):
+            if groups and key(groups[-1][0]) == key(seat):
+                groups[-1].append(seat)
+            else:
+                groups.append([seat])
+        return Result(tuple(tuple(g) for g in groups),
+                      tuple(self.score(s) for s in range(self.num_seats)), reason)
+
+    # -- observation (everything but the deck order and the RNG is public) ---------------
+    def observation(self, seat: int | None) -> JSON:
+        n = self.num_seats
+        return {
+            "game": self.game, "variant": self.variant, "options": dict(self.options),
+            "seat": seat, "num_seats": n, "families": list(FAMILIES[:n]),
+            "first": self.first, "turn": self.turn, "active": self.active,
+            "to_move": list(self.to_move()), "pending": self.describe_pending(),
+            "institutions": [self._institution_view(i) for i in range(7)],
+            "praefect": INSTITUTIONS[self.praefect],
+            "temple_order": [FAMILIES[s] for s in self.temple],
+            "supplies": [self._family_view(s) for s in range(n)],
+            "bag": dict(zip(COLOURS, self.bag, strict=True)),
+            "favour_supply": self.favour_supply, "wreath_supply": self.wreath_supply,
+            "deck_size": len(self.deck), "discard": list(self.discard),
+            "frames": _copy_frames(self.frames),
+            "result": self._rank(self.ended).to_json() if self.ended else None,
+        }
+
+    def _institution_view(self, inst: int) -> JSON:
+        return {
+            "name": INSTITUTIONS[inst],
+            "members": {FAMILIES[s]: [self.plain[s][inst], self.wreathed[s][inst]]
+                        for s in range(self.num_seats) if self.members_at(s, inst)},
+            "citizens": [COLOURS[c] for c in self.inst_citizens[inst]],
+            "room_citizen": _colour_name(self.room_citizen[inst]),
+            "room_favour": self.room_favour[inst],
+        }
+
+    def _family_view(self, seat: int) -> JSON:
+        return {
+            "family": FAMILIES[seat],
+            "citizens": dict(zip(COLOURS, self.supply[seat], strict=True)),
+            "favours": self.favours[seat], "decurions": self.decurions[seat],
+            "family_cards": list(self.family_cards[seat]),
+        }
+
+    # -- serialization and copies --------------------------------------------------------
+    def to_json(self) -> JSON:
+        data = {name: getattr(self, name) for name in _FIELDS}
+        data["rng"] = self.rng.state
+        return data
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MunicipiumState:
+        st = cls.__new__(cls)
+        for name in _FIELDS:
+            setattr(st, name, _deep_copy(data[name]))
+        st.rng = Rng(data["rng"])
+        st.events = []
+        st._advance()
+        return st
+
+    def clone(self) -> MunicipiumState:
+        st = MunicipiumState.__new__(MunicipiumState)
+        for name in _FIELDS:
+            setattr(st, name, _deep_copy(getattr(self, name)))
+        st.rng = Rng(self.rng.state)
+        st.events = []
+        st._options, st._decider = self._options, self._decider
+        return st
+
+    def determinize(self, seat: int, seed: int) -> MunicipiumState:
+        """Hidden here: the deck order and the RNG (bag draws). Both are resampled."""
+        st = self.clone()
+        st.rng = Rng(derive_seed(seed, "determinize", self.turn))
+        st.rng.shuffle(st.deck)
+        return st
+
+
+def _variant(variant: str, num_seats: int) -> Variant:
+    if variant not in VARIANTS:
+        raise SetupError(f"unknown Municipium variant {variant!r}; "
+                         f"variants: {', '.join(VARIANTS)}")
+    rules_ = VARIANTS[variant]
+    if not isinstance(num_seats, int) or not rules_.min_seats <= num_seats <= rules_.max_seats:
+        raise SetupError(f"Municipium {variant} takes {rules_.min_seats}-{rules_.max_seats} "
+                         f"families, not {num_seats!r}")
+    return rules_
+
+
+def _options(options: JSON | None) -> JSON:
+    merged = dict(DEFAULT_OPTIONS)
+    for name, value in (options or {}).items():
+        if name not in DEFAULT_OPTIONS:
+            raise SetupError(f"unknown option {name!r}; options: {', '.join(DEFAULT_OPTIONS)}")
+        merged[name] = value
+    if merged["target_decurions"] not in (4, 5):
+        raise SetupError("target_decurions must be 5 (standard) or 4 (short game)")
+    if not isinstance(merged["max_turns"], int) or not 1 <= merged["max_turns"] <= 10_000:
+        raise SetupError("max_turns must be an integer from 1 to 10000")
+    return merged
+
+
+def _colour_name(colour: int | None) -> str | None:
+    return None if colour is None else COLOURS[colour]
+
+
+def _family_name(seat: int | None) -> str | None:
+    return None if seat is None else FAMILIES[seat]
+
+
+def _deep_copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    return value
+
+
+def _copy_frames(frames: list[JSON]) -> list[JSON]:
+    return [{k: _deep_copy(v) for k, v in f.items()} for f in frames]
