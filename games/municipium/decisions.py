@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 
 from games.core import Decision
@@ -21,53 +21,53 @@ def member_name(inst: int, wreathed: int) -> str:
     return INSTITUTIONS[inst] + ("*" if wreathed else "")
 
 
-@lru_cache(maxsize=None)
+@cache
 def setup(inst: int) -> Decision:
     return Decision("setup", (INSTITUTIONS[inst],))
 
 
-@lru_cache(maxsize=None)
+@cache
 def move(src: int, dst: int, wreathed: int) -> Decision:
     return Decision("move", (member_name(src, wreathed), INSTITUTIONS[dst]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def reposition(src: int, dst: int, wreathed: int) -> Decision:
     return Decision("reposition", (member_name(src, wreathed), INSTITUTIONS[dst]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def play(card: str) -> Decision:
     return Decision("play", (card,))
 
 
-@lru_cache(maxsize=None)
+@cache
 def place(colour: int, inst: int) -> Decision:
     return Decision("place", (COLOURS[colour], INSTITUTIONS[inst]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def keep(a: int, b: int) -> Decision:
     a, b = sorted((a, b))
     return Decision("keep", (COLOURS[a], COLOURS[b]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def power(inst: int) -> Decision:
     return Decision("power", (INSTITUTIONS[inst],))
 
 
-@lru_cache(maxsize=None)
+@cache
 def family(seat: int) -> Decision:
     return Decision("family", (FAMILIES[seat],))
 
 
-@lru_cache(maxsize=None)
+@cache
 def from_(inst: int) -> Decision:
     return Decision("from", (INSTITUTIONS[inst],))
 
 
-@lru_cache(maxsize=None)
+@cache
 def send(plain: int, wreathed: int) -> Decision:
     if wreathed:
         return Decision("send", (str(plain), f"{wreathed}*"))
@@ -78,7 +78,7 @@ def send(plain: int, wreathed: int) -> Decision:
 TOKEN_NAMES = (*COLOURS, FAVOUR)
 
 
-@lru_cache(maxsize=None)
+@cache
 def exchange(tokens: tuple[int, ...]) -> Decision:
     return Decision("exchange", tuple(TOKEN_NAMES[t] for t in sorted(tokens)))
 
@@ -86,12 +86,12 @@ def exchange(tokens: tuple[int, ...]) -> Decision:
 ALL_EXCHANGES = tuple(combinations_with_replacement(range(5), 3))
 
 
-@lru_cache(maxsize=None)
+@cache
 def take_from_family(colour: int, seat: int) -> Decision:
     return Decision("take", (COLOURS[colour], FAMILIES[seat]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def take_from_institution(colour: int, inst: int) -> Decision:
     return Decision("take", (COLOURS[colour], INSTITUTIONS[inst]))
 

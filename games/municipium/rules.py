@@ -16,13 +16,10 @@ from games.core import Decision
 from games.municipium import decisions as dec
 from games.municipium.board import (
     ALL_POWERS,
-    BASILICA,
     BATHS,
     CITIZEN_VISIT,
     COLOURS,
-    EMPORIUM,
     FAMILIES,
-    FORUM,
     GRANDE_FAMILLE,
     INSTITUTION_INDEX,
     INSTITUTIONS,
@@ -32,7 +29,6 @@ from games.municipium.board import (
     PLACES_FOR,
     PRAEFECT,
     PRAEFECT_VISIT,
-    PRAETORIUM,
     TAVERN,
     TEMPLE,
     YOUR_POWERS,

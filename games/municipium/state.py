@@ -47,6 +47,33 @@ class MunicipiumState(GameState):
     game = "municipium"
     format_version = 1
 
+    first: int
+    turn: int
+    active: int
+    placed: int
+    ended: str | None
+    rng: Rng
+    events: list[Event]
+    plain: list[list[int]]
+    wreathed: list[list[int]]
+    inst_citizens: list[list[int]]
+    room_citizen: list[int | None]
+    room_favour: list[bool]
+    praefect: int
+    supply: list[list[int]]
+    favours: list[int]
+    decurions: list[int]
+    bag: list[int]
+    favour_supply: int
+    wreath_supply: int
+    deck: list[str]
+    discard: list[str]
+    family_cards: list[list[str]]
+    temple: list[int]
+    frames: list[JSON]
+    _options: list[Decision]
+    _decider: int
+
     # -- creation -------------------------------------------------------------------------
     @classmethod
     def new(cls, variant: str = "classic", num_seats: int = 4,
@@ -78,7 +105,7 @@ class MunicipiumState(GameState):
         self.bag = [rules_.citizens_per_colour - BANNERS.count(c) for c in range(4)]
         self.room_favour = [i in MEETING_ROOMS for i in range(7)]
         self.favour_supply = rules_.favours - len(MEETING_ROOMS)
-        self.room_citizen: list[int | None] = [None] * 7
+        self.room_citizen = [None] * 7
         if rules_.meeting_room_citizens(n):
             for i in MEETING_ROOMS:
                 self.room_citizen[i] = self.draw_citizen()
@@ -146,8 +173,8 @@ class MunicipiumState(GameState):
                 continue
             options = rules.OPTIONS[frame["k"]](self, frame)
             if options:
-                self._options: list[Decision] = options
-                self._decider: int = frame["seat"]
+                self._options = options
+                self._decider = frame["seat"]
                 return
             frames.pop()  # nothing can be done here: the step is skipped
         self._options, self._decider = [], -1
