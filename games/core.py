@@ -238,14 +238,33 @@ class GameState(ABC):
 
     def parse(self, text: str) -> Decision:
         """Parse text notation into a decision of this game (legality is not checked)."""
-        return parse_notation(text)
+        decision = parse_notation(text)
+        problem = self.form_error(decision)
+        if problem:
+            raise NotationError(f"{text!r} is not a {self.game} decision: {problem}")
+        return decision
+
+    def form_error(self, decision: Decision) -> str | None:
+        """Why `decision` is not a decision of this game at all (None: it is well-formed)."""
+        return None
 
     def apply(self, seat: int, decision: Decision | str) -> list[Event]:
         """Validate and apply a decision; raise a DecisionError and change nothing if refused."""
-        if isinstance(decision, str):
-            decision = self.parse(decision)
+        decision = self.as_decision(decision)
         self.check(seat, decision)
         return self._apply(seat, decision)
+
+    def as_decision(self, decision: object) -> Decision:
+        """Text parsed, a Decision checked for form; anything else is a NotationError."""
+        if isinstance(decision, str):
+            return self.parse(decision)
+        if not isinstance(decision, Decision) or not all(
+                isinstance(a, str) for a in (decision.verb, *decision.args)):
+            raise NotationError(f"not a decision: {decision!r}")
+        problem = self.form_error(decision)
+        if problem:
+            raise NotationError(f"'{decision}' is not a {self.game} decision: {problem}")
+        return decision
 
     def check(self, seat: int, decision: Decision) -> None:
         """Raise the DecisionError that `apply` would raise, or return if legal."""

@@ -119,9 +119,10 @@ def test_illegal_decisions_raise_typed_errors_and_change_nothing(game: str, vari
         other = (seat + 1) % seats
         with pytest.raises(NotYourTurnError):
             state.apply(other, legal[0])
-        for junk in ("", "fly me>moon", "move", "move a>b>c", "x" * 500):
+        for junk in ("", "fly me>moon", "move", "move a>b>c", "x" * 500, 42, None,
+                     Decision("fly", ("moon",)), Decision(legal[0].verb, ("\u2603",) * 3)):
             with pytest.raises(NotationError):
-                state.apply(seat, junk)
+                state.apply(seat, junk)  # type: ignore[arg-type]
         assert state.to_bytes() == before
         state.apply(seat, rng.choice(legal))
     with pytest.raises(GameOverError):

@@ -53,6 +53,7 @@ def next_room(inst: int) -> int:
     return TAVERN if inst == PRAETORIUM else inst + 1
 
 
+#: Every family colour of either edition (001: five; 003: four, no black).
 FAMILIES = ("blue", "orange", "yellow", "black", "pink")
 
 # Cards
@@ -68,6 +69,7 @@ class Variant:
     """The numbers and switches that differ between rule sets (see rulings table)."""
 
     name: str
+    families: tuple[str, ...]
     min_seats: int
     max_seats: int
     citizens_per_colour: int
@@ -85,10 +87,11 @@ class Variant:
 
 
 VARIANTS = {
-    "classic": Variant("classic", 3, 5, 20, 20, 13, (YOUR_POWERS, PRAEFECT, INVITATIONS),
+    "classic": Variant("classic", FAMILIES, 3, 5, 20, 20, 13, (YOUR_POWERS, PRAEFECT, INVITATIONS),
                        temple_power_compulsory=False, temple_order_during_setup=True,
                        reposition_all=True, favours_break_ties=True),
-    "revised": Variant("revised", 2, 4, 15, 15, 10, (YOUR_POWERS, GRANDE_FAMILLE, INVITATIONS),
+    "revised": Variant("revised", ("blue", "orange", "yellow", "pink"), 2, 4, 15, 15, 10,
+                       (YOUR_POWERS, GRANDE_FAMILLE, INVITATIONS),
                        temple_power_compulsory=True, temple_order_during_setup=False,
                        reposition_all=False, favours_break_ties=False),
 }

@@ -58,8 +58,8 @@ def power(inst: int) -> Decision:
 
 
 @cache
-def family(seat: int) -> Decision:
-    return Decision("family", (FAMILIES[seat],))
+def family(name: str) -> Decision:
+    return Decision("family", (name,))
 
 
 @cache
@@ -87,8 +87,8 @@ ALL_EXCHANGES = tuple(combinations_with_replacement(range(5), 3))
 
 
 @cache
-def take_from_family(colour: int, seat: int) -> Decision:
-    return Decision("take", (COLOURS[colour], FAMILIES[seat]))
+def take_from_family(colour: int, name: str) -> Decision:
+    return Decision("take", (COLOURS[colour], name))
 
 
 @cache

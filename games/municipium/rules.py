@@ -19,7 +19,6 @@ from games.municipium.board import (
     BATHS,
     CITIZEN_VISIT,
     COLOURS,
-    FAMILIES,
     GRANDE_FAMILLE,
     INSTITUTION_INDEX,
     INSTITUTIONS,
@@ -51,7 +50,7 @@ def setup_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
     seat, inst = fr["seat"], INSTITUTION_INDEX[d.args[0]]
     st.plain[seat][inst] += 1
     st.placed += 1
-    st.emit("setup", family=FAMILIES[seat], institution=d.args[0])
+    st.emit("setup", family=st.names[seat], institution=d.args[0])
     if st.rules.temple_order_during_setup:
         classic_temple_placement(st, seat, inst)
     if st.placed < 7 * st.num_seats:
@@ -60,7 +59,7 @@ def setup_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
     st.frames.pop()
     if not st.rules.temple_order_during_setup:
         revised_temple_order(st)
-    st.emit("temple-order", order=[FAMILIES[s] for s in st.temple])
+    st.emit("temple-order", order=[st.names[s] for s in st.temple])
     st.begin_turn(st.first, 1)
 
 
@@ -120,17 +119,17 @@ def turn_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
         st.move_member(seat, src, dst, wreathed)
         fr["moves"] += 1
         fr["last"] = [src, dst, wreathed]
-        st.emit("move", family=FAMILIES[seat], member=d.args[0], to=d.args[1])
+        st.emit("move", family=st.names[seat], member=d.args[0], to=d.args[1])
         return
     st.frames.pop()
     card = d.args[0]
     if card == "common":
         card = st.draw_card()
         st.frames.append({"k": "discard", "card": card})
-        st.emit("play", family=FAMILIES[seat], card=card, source="common")
+        st.emit("play", family=st.names[seat], card=card, source="common")
     else:
         st.family_cards[seat].remove(card)
-        st.emit("play", family=FAMILIES[seat], card=card, source="family")
+        st.emit("play", family=st.names[seat], card=card, source="family")
     CARD_EFFECTS[card](st, seat)
 
 
@@ -168,7 +167,7 @@ def citizen_visit_card(st: MunicipiumState, seat: int) -> None:
 def invitations_card(st: MunicipiumState, seat: int) -> None:
     """M13: the 4 citizens are revealed, then placed in an order of the family's choosing."""
     drawn = [c for c in (st.draw_citizen() for _ in range(4)) if c is not None]
-    st.emit("reveal", family=FAMILIES[seat], citizens=[COLOURS[c] for c in drawn])
+    st.emit("reveal", family=st.names[seat], citizens=[COLOURS[c] for c in drawn])
     if drawn:
         st.frames.append({"k": "invite", "seat": seat, "colours": drawn})
 
@@ -214,7 +213,7 @@ def visit_auto(st: MunicipiumState, fr: Frame) -> None:
     colour = st.draw_citizen()
     if colour is None:  # M8: nothing to draw, the step is skipped
         return
-    st.emit("draw", family=FAMILIES[seat], citizen=COLOURS[colour])
+    st.emit("draw", family=st.names[seat], citizen=COLOURS[colour])
     st.frames.append({"k": "place", "seat": seat, "colour": colour, "mode": "visit"})
 
 
@@ -236,7 +235,7 @@ def place_citizen(st: MunicipiumState, seat: int, d: Decision) -> bool:
     """Put a citizen in an Institution; True if that fires a Citizen event (M5)."""
     colour, inst = COLOURS.index(d.args[0]), INSTITUTION_INDEX[d.args[1]]
     st.inst_citizens[inst].append(colour)
-    st.emit("place", family=FAMILIES[seat], citizen=d.args[0], institution=d.args[1])
+    st.emit("place", family=st.names[seat], citizen=d.args[0], institution=d.args[1])
     return len(st.inst_citizens[inst]) >= 3
 
 
@@ -303,7 +302,7 @@ def resolve_citizen_event(
     st.emit(
         "citizen-event",
         institution=INSTITUTIONS[inst],
-        gains={FAMILIES[s]: [COLOURS[c] for c in cs] for s, cs in gains.items()},
+        gains={st.names[s]: [COLOURS[c] for c in cs] for s, cs in gains.items()},
         to_bag=[COLOURS[c] for c in rest],
     )
     for seat, colours in gains.items():
@@ -368,11 +367,11 @@ def power_choice_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
     if d.verb == "power":
         execute_power(st, fr["seat"], INSTITUTION_INDEX[d.args[0]])
     else:
-        st.emit("skip", family=FAMILIES[fr["seat"]])
+        st.emit("skip", family=st.names[fr["seat"]])
 
 
 def execute_power(st: MunicipiumState, seat: int, inst: int) -> None:
-    st.emit("power", family=FAMILIES[seat], institution=INSTITUTIONS[inst])
+    st.emit("power", family=st.names[seat], institution=INSTITUTIONS[inst])
     POWERS[inst](st, seat)
 
 
@@ -382,7 +381,7 @@ def execute_power(st: MunicipiumState, seat: int, inst: int) -> None:
 def temple_power(st: MunicipiumState, seat: int) -> None:
     """M15: reorder the discs by Temple influence; equal influence keeps its order."""
     st.temple.sort(key=lambda s: -st.influence(s, TEMPLE))
-    st.emit("temple-order", order=[FAMILIES[s] for s in st.temple])
+    st.emit("temple-order", order=[st.names[s] for s in st.temple])
 
 
 def tavern_power(st: MunicipiumState, seat: int) -> None:
@@ -391,12 +390,12 @@ def tavern_power(st: MunicipiumState, seat: int) -> None:
 
 def tavern_family_options(st: MunicipiumState, fr: Frame) -> list[Decision]:
     """M16: any family (one's own or another) with members outside the Tavern."""
-    return [dec.family(f) for f in range(st.num_seats)
+    return [dec.family(st.names[f]) for f in range(st.num_seats)
             if any(st.members_at(f, i) for i in range(7) if i != TAVERN)]
 
 
 def tavern_family_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
-    st.frames[-1] = {"k": "tavern_from", "seat": fr["seat"], "fam": FAMILIES.index(d.args[0])}
+    st.frames[-1] = {"k": "tavern_from", "seat": fr["seat"], "fam": st.names.index(d.args[0])}
 
 
 def tavern_from_options(st: MunicipiumState, fr: Frame) -> list[Decision]:
@@ -423,7 +422,7 @@ def tavern_send_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
         st.move_member(fam, src, TAVERN, 0)
     for _ in range(wreathed):
         st.move_member(fam, src, TAVERN, 1)
-    st.emit("tavern", family=FAMILIES[fam], source=INSTITUTIONS[src],
+    st.emit("tavern", family=st.names[fam], source=INSTITUTIONS[src],
             members=plain, distinguished=wreathed)
 
 
@@ -437,7 +436,7 @@ def baths_power(st: MunicipiumState, seat: int) -> None:
         st.plain[seat][TEMPLE] -= 1
         st.wreathed[seat][TEMPLE] += 1
         st.wreath_supply -= 1
-    st.emit("distinction", family=FAMILIES[seat], granted=wreathed_one)
+    st.emit("distinction", family=st.names[seat], granted=wreathed_one)
 
 
 def emporium_power(st: MunicipiumState, seat: int) -> None:
@@ -451,7 +450,7 @@ def emporium_draw(st: MunicipiumState, seat: int) -> None:
     if colour is None:  # M8: an empty bag ends the power
         st.frames.pop()
         return
-    st.emit("draw", family=FAMILIES[seat], citizen=COLOURS[colour])
+    st.emit("draw", family=st.names[seat], citizen=COLOURS[colour])
     st.frames.append({"k": "place", "seat": seat, "colour": colour, "mode": "emporium"})
 
 
@@ -486,7 +485,7 @@ def basilica_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
     if d == dec.DRAW:
         colour = st.draw_citizen()
         assert colour is not None
-        st.emit("draw", family=FAMILIES[seat], citizen=COLOURS[colour])
+        st.emit("draw", family=st.names[seat], citizen=COLOURS[colour])
         st.supply[seat][colour] += 1
         st.exchange_sets(seat)
         return
@@ -499,7 +498,7 @@ def basilica_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
             st.supply[seat][colour] -= 1
             st.bag[colour] += 1
     st.decurions[seat] += 1
-    st.emit("decurion", family=FAMILIES[seat], paid=list(d.args))
+    st.emit("decurion", family=st.names[seat], paid=list(d.args))
 
 
 def forum_power(st: MunicipiumState, seat: int) -> None:
@@ -509,7 +508,7 @@ def forum_power(st: MunicipiumState, seat: int) -> None:
 def forum_options(st: MunicipiumState, fr: Frame) -> list[Decision]:
     """M20: one citizen (never a Favour) from another family or from an Institution."""
     seat = fr["seat"]
-    options = [dec.take_from_family(c, f) for f in range(st.num_seats) if f != seat
+    options = [dec.take_from_family(c, st.names[f]) for f in range(st.num_seats) if f != seat
                for c in range(4) if st.supply[f][c]]
     options.extend(dec.take_from_institution(c, i) for i in range(7)
                    for c in sorted(set(st.inst_citizens[i])))
@@ -522,9 +521,9 @@ def forum_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
     if source in INSTITUTION_INDEX:
         st.inst_citizens[INSTITUTION_INDEX[source]].remove(colour)
     else:
-        st.supply[FAMILIES.index(source)][colour] -= 1
+        st.supply[st.names.index(source)][colour] -= 1
     st.supply[seat][colour] += 1
-    st.emit("take", family=FAMILIES[seat], citizen=d.args[0], source=source)
+    st.emit("take", family=st.names[seat], citizen=d.args[0], source=source)
     st.exchange_sets(seat)
 
 
@@ -563,7 +562,7 @@ def reposition_apply(st: MunicipiumState, fr: Frame, d: Decision) -> None:
     st.move_member(seat, src, dst, wreathed)
     fr["pending"][wreathed][src] -= 1
     fr["mode"] = "any" if fr["mode"] == "gf" else fr["mode"]
-    st.emit("reposition", family=FAMILIES[seat], member=d.args[0], to=d.args[1])
+    st.emit("reposition", family=st.names[seat], member=d.args[0], to=d.args[1])
     if not any(map(any, fr["pending"])):
         st.frames.pop()
 

@@ -9,12 +9,10 @@ from games.core import (
     Decision,
     Event,
     GameState,
-    NotationError,
     Result,
     Rng,
     SetupError,
     derive_seed,
-    parse_notation,
 )
 from games.municipium import rules
 from games.municipium.board import (
@@ -22,7 +20,6 @@ from games.municipium.board import (
     COLOURS,
     COMMON_DECK,
     DEFAULT_OPTIONS,
-    FAMILIES,
     INSTITUTIONS,
     MEETING_ROOMS,
     PRAEFECT_START,
@@ -42,7 +39,7 @@ _FIELDS = (
 
 
 class MunicipiumState(GameState):
-    """A Municipium position. Seat i plays family FAMILIES[i]; seats go clockwise."""
+    """A Municipium position. Seat i plays the i-th family of its variant; seats go clockwise."""
 
     game = "municipium"
     format_version = 1
@@ -90,8 +87,7 @@ class MunicipiumState(GameState):
         st.turn, st.active, st.placed, st.ended = 0, st.first, 0, None
         st.temple = []
         st.frames = [{"k": "setup", "seat": st.first}]
-        st.emit("start", variant=variant, families=[FAMILIES[s] for s in range(num_seats)],
-                first=FAMILIES[st.first],
+        st.emit("start", variant=variant, families=list(st.names), first=st.names[st.first],
                 meeting_rooms={INSTITUTIONS[i]: _colour_name(st.room_citizen[i])
                                for i in MEETING_ROOMS})
         st._advance()
@@ -124,6 +120,11 @@ class MunicipiumState(GameState):
     def rules(self) -> Variant:
         return VARIANTS[self.variant]
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The family colour of each seat (C-M1)."""
+        return self.rules.families[: self.num_seats]
+
     def to_move(self) -> tuple[int, ...]:
         return () if self.ended else (self._decider,)
 
@@ -132,12 +133,8 @@ class MunicipiumState(GameState):
             return []
         return list(self._options)
 
-    def parse(self, text: str) -> Decision:
-        decision = parse_notation(text)
-        problem = vocabulary_error(decision)
-        if problem:
-            raise NotationError(f"{text!r} is not a Municipium decision: {problem}")
-        return decision
+    def form_error(self, decision: Decision) -> str | None:
+        return vocabulary_error(decision)
 
     def _apply(self, seat: int, decision: Decision) -> list[Event]:
         self.events = []
@@ -159,7 +156,7 @@ class MunicipiumState(GameState):
         if self.ended:
             return "the game is over"
         frame = self.frames[-1]
-        return f"{FAMILIES[self._decider]} (seat {self._decider}) to {rules.PROMPTS[frame['k']]}"
+        return f"{self.names[self._decider]} (seat {self._decider}) to {rules.PROMPTS[frame['k']]}"
 
     # -- the rule-step driver ------------------------------------------------------------
     def _advance(self) -> None:
@@ -199,6 +196,9 @@ class MunicipiumState(GameState):
         return ranking[0] if ranking else None
 
     # -- changes the rules make ----------------------------------------------------------
+    def _name(self, seat: int | None) -> str | None:
+        return None if seat is None else self.names[seat]
+
     def emit(self, kind: str, **data: Any) -> None:
         self.events.append(Event(kind, data))
 
@@ -242,7 +242,7 @@ class MunicipiumState(GameState):
             self.favours[seat] -= missing
             self.favour_supply += missing
             self.decurions[seat] += 1
-            self.emit("decurion", family=FAMILIES[seat], favours_used=missing)
+            self.emit("decurion", family=self.names[seat], favours_used=missing)
 
     def advance_praefect(self) -> None:
         """M2 / M6: the Praefect moves on and a Praefect event fires there."""
@@ -253,8 +253,8 @@ class MunicipiumState(GameState):
         citizen_to = ranking[1] if len(ranking) > 1 and citizen is not None else None
         self.room_citizen[inst] = None
         self.emit("praefect", institution=INSTITUTIONS[inst],
-                  favour=_family_name(favour_to), citizen=_colour_name(citizen),
-                  citizen_to=_family_name(citizen_to))
+                  favour=self._name(favour_to), citizen=_colour_name(citizen),
+                  citizen_to=self._name(citizen_to))
         if favour_to is not None:
             self.room_favour[inst] = False
             self.favours[favour_to] += 1
@@ -277,7 +277,7 @@ class MunicipiumState(GameState):
         self.active, self.turn = seat, turn
         self.frames.append({"k": "end_turn"})
         self.frames.append({"k": "turn", "seat": seat, "moves": 0, "last": None})
-        self.emit("turn", number=turn, family=FAMILIES[seat])
+        self.emit("turn", number=turn, family=self.names[seat])
 
     def finish(self, reason: str) -> None:
         self.ended = reason
@@ -312,12 +312,12 @@ class MunicipiumState(GameState):
         n = self.num_seats
         return {
             "game": self.game, "variant": self.variant, "options": dict(self.options),
-            "seat": seat, "num_seats": n, "families": list(FAMILIES[:n]),
+            "seat": seat, "num_seats": n, "families": list(self.names),
             "first": self.first, "turn": self.turn, "active": self.active,
             "to_move": list(self.to_move()), "pending": self.describe_pending(),
             "institutions": [self._institution_view(i) for i in range(7)],
             "praefect": INSTITUTIONS[self.praefect],
-            "temple_order": [FAMILIES[s] for s in self.temple],
+            "temple_order": [self.names[s] for s in self.temple],
             "supplies": [self._family_view(s) for s in range(n)],
             "bag": dict(zip(COLOURS, self.bag, strict=True)),
             "favour_supply": self.favour_supply, "wreath_supply": self.wreath_supply,
@@ -329,7 +329,7 @@ class MunicipiumState(GameState):
     def _institution_view(self, inst: int) -> JSON:
         return {
             "name": INSTITUTIONS[inst],
-            "members": {FAMILIES[s]: [self.plain[s][inst], self.wreathed[s][inst]]
+            "members": {self.names[s]: [self.plain[s][inst], self.wreathed[s][inst]]
                         for s in range(self.num_seats) if self.members_at(s, inst)},
             "citizens": [COLOURS[c] for c in self.inst_citizens[inst]],
             "room_citizen": _colour_name(self.room_citizen[inst]),
@@ -338,7 +338,7 @@ class MunicipiumState(GameState):
 
     def _family_view(self, seat: int) -> JSON:
         return {
-            "family": FAMILIES[seat],
+            "family": self.names[seat],
             "citizens": dict(zip(COLOURS, self.supply[seat], strict=True)),
             "favours": self.favours[seat], "decurions": self.decurions[seat],
             "family_cards": list(self.family_cards[seat]),
@@ -373,6 +373,7 @@ class MunicipiumState(GameState):
         """Hidden here: the deck order and the RNG (bag draws). Both are resampled."""
         st = self.clone()
         st.rng = Rng(derive_seed(seed, "determinize", self.turn))
+        st.deck.sort()  # forget the real order before resampling it
         st.rng.shuffle(st.deck)
         return st
 
@@ -403,10 +404,6 @@ def _options(options: JSON | None) -> JSON:
 
 def _colour_name(colour: int | None) -> str | None:
     return None if colour is None else COLOURS[colour]
-
-
-def _family_name(seat: int | None) -> str | None:
-    return None if seat is None else FAMILIES[seat]
 
 
 def _deep_copy(value: Any) -> Any:
