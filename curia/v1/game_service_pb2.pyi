@@ -1,0 +1,361 @@
+from curia.v1 import municipium_pb2 as _municipium_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class TimeoutPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIMEOUT_POLICY_UNSPECIFIED: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_RANDOM: _ClassVar[TimeoutPolicy]
+    TIMEOUT_POLICY_FORFEIT: _ClassVar[TimeoutPolicy]
+
+class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
+    GAME_STATUS_WAITING_FOR_SEATS: _ClassVar[GameStatus]
+    GAME_STATUS_IN_PROGRESS: _ClassVar[GameStatus]
+    GAME_STATUS_FINISHED: _ClassVar[GameStatus]
+
+class DecisionCause(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DECISION_CAUSE_UNSPECIFIED: _ClassVar[DecisionCause]
+    DECISION_CAUSE_SEAT: _ClassVar[DecisionCause]
+    DECISION_CAUSE_TIMEOUT: _ClassVar[DecisionCause]
+    DECISION_CAUSE_FORFEITED: _ClassVar[DecisionCause]
+TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy
+TIMEOUT_POLICY_RANDOM: TimeoutPolicy
+TIMEOUT_POLICY_FORFEIT: TimeoutPolicy
+GAME_STATUS_UNSPECIFIED: GameStatus
+GAME_STATUS_WAITING_FOR_SEATS: GameStatus
+GAME_STATUS_IN_PROGRESS: GameStatus
+GAME_STATUS_FINISHED: GameStatus
+DECISION_CAUSE_UNSPECIFIED: DecisionCause
+DECISION_CAUSE_SEAT: DecisionCause
+DECISION_CAUSE_TIMEOUT: DecisionCause
+DECISION_CAUSE_FORFEITED: DecisionCause
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameDescription]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameDescription, _Mapping]]] = ...) -> None: ...
+
+class GameDescription(_message.Message):
+    __slots__ = ("name", "variants", "options")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VARIANTS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    variants: _containers.RepeatedCompositeFieldContainer[VariantDescription]
+    options: _containers.RepeatedCompositeFieldContainer[OptionDescription]
+    def __init__(self, name: _Optional[str] = ..., variants: _Optional[_Iterable[_Union[VariantDescription, _Mapping]]] = ..., options: _Optional[_Iterable[_Union[OptionDescription, _Mapping]]] = ...) -> None: ...
+
+class VariantDescription(_message.Message):
+    __slots__ = ("name", "min_seats", "max_seats")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MIN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    MAX_SEATS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    min_seats: int
+    max_seats: int
+    def __init__(self, name: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ...) -> None: ...
+
+class OptionDescription(_message.Message):
+    __slots__ = ("name", "description", "default_value", "min_value", "max_value")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    MIN_VALUE_FIELD_NUMBER: _ClassVar[int]
+    MAX_VALUE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    default_value: int
+    min_value: int
+    max_value: int
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[int] = ..., min_value: _Optional[int] = ..., max_value: _Optional[int] = ...) -> None: ...
+
+class TimeControl(_message.Message):
+    __slots__ = ("decision_ms", "on_timeout")
+    DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    decision_ms: int
+    on_timeout: TimeoutPolicy
+    def __init__(self, decision_ms: _Optional[int] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ...) -> None: ...
+
+class CreateGameRequest(_message.Message):
+    __slots__ = ("game", "variant", "num_seats", "options", "seed", "open_seats", "time_control")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    variant: str
+    num_seats: int
+    options: _containers.ScalarMap[str, int]
+    seed: int
+    open_seats: _containers.RepeatedScalarFieldContainer[int]
+    time_control: TimeControl
+    def __init__(self, game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., open_seats: _Optional[_Iterable[int]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
+
+class SeatCredential(_message.Message):
+    __slots__ = ("seat", "token", "name")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    name: str
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class CreateGameResponse(_message.Message):
+    __slots__ = ("game_id", "seats", "version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatCredential]
+    version: int
+    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatCredential, _Mapping]]] = ..., version: _Optional[int] = ...) -> None: ...
+
+class JoinGameRequest(_message.Message):
+    __slots__ = ("game_id", "seat")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class JoinGameResponse(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: SeatCredential
+    def __init__(self, seat: _Optional[_Union[SeatCredential, _Mapping]] = ...) -> None: ...
+
+class Decision(_message.Message):
+    __slots__ = ("notation", "municipium")
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    MUNICIPIUM_FIELD_NUMBER: _ClassVar[int]
+    notation: str
+    municipium: _municipium_pb2.MunicipiumDecision
+    def __init__(self, notation: _Optional[str] = ..., municipium: _Optional[_Union[_municipium_pb2.MunicipiumDecision, _Mapping]] = ...) -> None: ...
+
+class Observation(_message.Message):
+    __slots__ = ("municipium",)
+    MUNICIPIUM_FIELD_NUMBER: _ClassVar[int]
+    municipium: _municipium_pb2.MunicipiumObservation
+    def __init__(self, municipium: _Optional[_Union[_municipium_pb2.MunicipiumObservation, _Mapping]] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("version", "kind", "data_json")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    DATA_JSON_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    kind: str
+    data_json: str
+    def __init__(self, version: _Optional[int] = ..., kind: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
+
+class View(_message.Message):
+    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_JSON_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    version: int
+    status: GameStatus
+    seat: int
+    to_move: _containers.RepeatedScalarFieldContainer[int]
+    legal_decisions: _containers.RepeatedCompositeFieldContainer[Decision]
+    observation: Observation
+    observation_json: str
+    pending: str
+    result: GameResult
+    deadline_unix_ms: int
+    game: str
+    variant: str
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("game_id", "seat_token")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat_token: str
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class GetViewResponse(_message.Message):
+    __slots__ = ("view",)
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    view: View
+    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
+
+class SubmitDecisionRequest(_message.Message):
+    __slots__ = ("game_id", "seat_token", "expected_version", "decision", "request_id")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat_token: str
+    expected_version: int
+    decision: Decision
+    request_id: str
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., expected_version: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class SubmitDecisionResponse(_message.Message):
+    __slots__ = ("version", "events", "view", "duplicate")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    view: View
+    duplicate: bool
+    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
+
+class WatchGameRequest(_message.Message):
+    __slots__ = ("game_id", "seat_token", "after_version")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat_token: str
+    after_version: int
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+
+class WatchGameResponse(_message.Message):
+    __slots__ = ("version", "events", "view")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    view: View
+    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
+
+class GetGameRecordRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class GetGameRecordResponse(_message.Message):
+    __slots__ = ("record",)
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    record: GameRecord
+    def __init__(self, record: _Optional[_Union[GameRecord, _Mapping]] = ...) -> None: ...
+
+class RecordedDecision(_message.Message):
+    __slots__ = ("version", "seat", "notation", "cause", "unix_ms")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    CAUSE_FIELD_NUMBER: _ClassVar[int]
+    UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    seat: int
+    notation: str
+    cause: DecisionCause
+    unix_ms: int
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., notation: _Optional[str] = ..., cause: _Optional[_Union[DecisionCause, str]] = ..., unix_ms: _Optional[int] = ...) -> None: ...
+
+class GameRecord(_message.Message):
+    __slots__ = ("game_id", "game", "variant", "num_seats", "options", "seed", "decisions", "events", "result", "time_control", "seat_names")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    game: str
+    variant: str
+    num_seats: int
+    options: _containers.ScalarMap[str, int]
+    seed: int
+    decisions: _containers.RepeatedCompositeFieldContainer[RecordedDecision]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    result: GameResult
+    time_control: TimeControl
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., decisions: _Optional[_Iterable[_Union[RecordedDecision, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RankGroup(_message.Message):
+    __slots__ = ("seats",)
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class SeatScore(_message.Message):
+    __slots__ = ("seat", "rank", "figures", "forfeited")
+    class FiguresEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    FIGURES_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    rank: int
+    figures: _containers.ScalarMap[str, int]
+    forfeited: bool
+    def __init__(self, seat: _Optional[int] = ..., rank: _Optional[int] = ..., figures: _Optional[_Mapping[str, int]] = ..., forfeited: _Optional[bool] = ...) -> None: ...
+
+class GameResult(_message.Message):
+    __slots__ = ("ranking", "scores", "reason")
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    ranking: _containers.RepeatedCompositeFieldContainer[RankGroup]
+    scores: _containers.RepeatedCompositeFieldContainer[SeatScore]
+    reason: str
+    def __init__(self, ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., scores: _Optional[_Iterable[_Union[SeatScore, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
