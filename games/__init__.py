@@ -24,7 +24,19 @@ from games.core import (
 )
 from games.municipium import MunicipiumState
 from games.municipium.board import DEFAULT_OPTIONS as MUNICIPIUM_OPTIONS
+from games.municipium.board import OPTION_RANGES as MUNICIPIUM_OPTION_RANGES
 from games.municipium.board import VARIANTS as MUNICIPIUM_VARIANTS
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One integer option of a game."""
+
+    name: str
+    description: str
+    default: int
+    minimum: int
+    maximum: int
 
 
 @dataclass(frozen=True)
@@ -35,6 +47,7 @@ class GameInfo:
     state_class: type[MunicipiumState]
     variants: dict[str, tuple[int, int]]
     options: JSON
+    option_specs: tuple[OptionSpec, ...] = ()
 
 
 GAMES: dict[str, GameInfo] = {
@@ -42,6 +55,8 @@ GAMES: dict[str, GameInfo] = {
         "municipium", MunicipiumState,
         {name: (v.min_seats, v.max_seats) for name, v in MUNICIPIUM_VARIANTS.items()},
         dict(MUNICIPIUM_OPTIONS),
+        tuple(OptionSpec(name, desc, MUNICIPIUM_OPTIONS[name], low, high)
+              for name, (desc, low, high) in MUNICIPIUM_OPTION_RANGES.items()),
     ),
 }
 
@@ -52,6 +67,14 @@ def new_game(game: str, variant: str, num_seats: int, options: JSON | None = Non
     if game not in GAMES:
         raise SetupError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
     return GAMES[game].state_class.new(variant, num_seats, options, seed)
+
+
+def from_observation(observation: JSON, seed: int = 0) -> GameState:
+    """A state consistent with an observation (see GameState.from_observation)."""
+    info = GAMES.get(observation.get("game", ""))
+    if info is None:
+        raise ValueError(f"not an observation of a Curia game: {observation.get('game')!r}")
+    return info.state_class.from_observation(observation, seed)
 
 
 def load(data: bytes) -> GameState:
@@ -66,7 +89,7 @@ def load(data: bytes) -> GameState:
 
 
 __all__ = [
-    "GAMES", "GameInfo", "new_game", "load", "Decision", "DecisionError", "Event",
+    "GAMES", "GameInfo", "OptionSpec", "new_game", "load", "from_observation", "Decision", "DecisionError", "Event",
     "GameOverError", "GameState", "IllegalDecisionError", "NotationError",
     "NotYourTurnError", "Result", "SetupError",
 ]

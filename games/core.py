@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -138,6 +139,25 @@ class Result:
         }
 
 
+def apply_forfeits(result: Result, forfeited: AbstractSet[int]) -> Result:
+    """`result` with the forfeited seats ranked below every other seat.
+
+    The forfeited seats leave their groups and form one tied group at the bottom, in seat
+    order; the other seats keep their order and ties. Scores and reason are unchanged.
+    Forfeiting is a match rule shared by every game (the service's and the arena's time
+    limits), not a rule of any one game, so it lives here rather than in a game.
+    """
+    if not forfeited:
+        return result
+    seated = {seat for group in result.ranking for seat in group}
+    unknown = set(forfeited) - seated
+    if unknown:
+        raise ValueError(f"seat(s) {sorted(unknown)} are not in this result")
+    kept = tuple(rest for group in result.ranking
+                 if (rest := tuple(seat for seat in group if seat not in forfeited)))
+    return Result((*kept, tuple(sorted(forfeited))), result.scores, result.reason)
+
+
 class Rng:
     """SplitMix64: a small, fast, portable PRNG whose whole state is one integer.
 
@@ -190,6 +210,8 @@ class GameState(ABC):
     variant: str
     options: JSON
     seed: int
+    #: The events of the last transition: the game's creation, or the last `apply`.
+    events: list[Event]
 
     # -- what every game implements -------------------------------------------------
     @abstractmethod
@@ -227,11 +249,21 @@ class GameState(ABC):
         Bots that search use this, so they never peek at the real deck order or dice.
         """
 
+    @classmethod
+    @abstractmethod
+    def from_observation(cls, observation: JSON, seed: int) -> GameState:
+        """A state consistent with a seat's observation, its hidden parts sampled from
+        `seed` (a determinization): how a bot outside the server searches."""
+
     @abstractmethod
     def describe_pending(self) -> str:
         """A short human sentence: who must decide what, now."""
 
     # -- shared bookkeeping -------------------------------------------------------------
+    def seat_names(self) -> list[str]:
+        """Display names of the seats, in seat order (a game may name them)."""
+        return [f"seat {i}" for i in range(self.num_seats)]
+
     @property
     def is_over(self) -> bool:
         return self.result() is not None

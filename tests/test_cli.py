@@ -96,7 +96,7 @@ def test_play_in_a_real_process(module: str) -> None:
     (["play", "--game", "chess"], "invalid choice: 'chess'"),
     (["play", "--option", "speed=3"], "unknown option 'speed'"),
     (["play", "--option", "target_decurions"], "expected KEY=VALUE"),
-    (["play", "--option", "target_decurions=9"], "target_decurions must be 5"),
+    (["play", "--option", "target_decurions=9"], "target_decurions must be an integer from 4 to 5"),
     (["play", "--max-turns", "0"], "max_turns must be an integer"),
     (["play", "--seed", "x"], "invalid int value"),
     (["play", "--quiet", "--json"], "not allowed with"),

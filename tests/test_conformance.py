@@ -181,3 +181,22 @@ def test_decision_errors_are_value_errors() -> None:
     """Callers may catch ValueError, as with python-chess."""
     assert issubclass(DecisionError, ValueError)
     assert issubclass(NotYourTurnError, IllegalDecisionError)
+
+
+@pytest.mark.parametrize(("game", "variant", "seats"), CONFIGS)
+def test_a_state_rebuilt_from_an_observation_sees_and_decides_the_same(
+        game: str, variant: str, seats: int) -> None:
+    """from_observation: the same view and the same legal decisions, at every step."""
+    from games import from_observation
+
+    state = new_game(game, variant, seats, seed=17)
+    rng = random.Random(17)
+    while True:
+        viewer = state.to_move()[0] if state.to_move() else 0
+        rebuilt = from_observation(state.observation(viewer), seed=rng.randrange(1 << 30))
+        assert rebuilt.observation(viewer) == state.observation(viewer)
+        assert rebuilt.to_move() == state.to_move()
+        assert rebuilt.legal_decisions(viewer) == state.legal_decisions(viewer)
+        if state.is_over:
+            break
+        state.apply(viewer, rng.choice(state.legal_decisions(viewer)))

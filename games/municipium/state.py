@@ -22,6 +22,7 @@ from games.municipium.board import (
     DEFAULT_OPTIONS,
     INSTITUTIONS,
     MEETING_ROOMS,
+    OPTION_RANGES,
     PRAEFECT_START,
     VARIANTS,
     Variant,
@@ -124,6 +125,9 @@ class MunicipiumState(GameState):
     def names(self) -> tuple[str, ...]:
         """The family colour of each seat (C-M1)."""
         return self.rules.families[: self.num_seats]
+
+    def seat_names(self) -> list[str]:
+        return list(self.names)
 
     def to_move(self) -> tuple[int, ...]:
         return () if self.ended else (self._decider,)
@@ -369,6 +373,56 @@ class MunicipiumState(GameState):
         st._options, st._decider = self._options, self._decider
         return st
 
+    @classmethod
+    def from_observation(cls, obs: JSON, seed: int) -> MunicipiumState:
+        """A state consistent with an observation, hidden parts sampled from `seed`.
+
+        What a bot that sees the game only through the service uses to search.
+        """
+        st = cls.__new__(cls)
+        st.variant, st.num_seats, st.seed = obs["variant"], obs["num_seats"], 0
+        st.options = dict(obs["options"])
+        index = {name: i for i, name in enumerate(st.names)}
+        st.first, st.turn, st.active = obs["first"], obs["turn"], obs["active"]
+        st.ended = obs["result"]["reason"] if obs["result"] else None
+        st._read_institutions(obs["institutions"], index)
+        st.praefect = INSTITUTIONS.index(obs["praefect"])
+        st.temple = [index[name] for name in obs["temple_order"]]
+        st._read_supplies(obs["supplies"])
+        st.bag = [obs["bag"][c] for c in COLOURS]
+        st.favour_supply, st.wreath_supply = obs["favour_supply"], obs["wreath_supply"]
+        st.discard = list(obs["discard"])
+        st.frames = _copy_frames(obs["frames"])
+        st.placed = sum(map(sum, st.plain)) if not st.turn else 7 * st.num_seats
+        st.rng = Rng(derive_seed(seed, "from-observation"))
+        in_play = st.discard + [f["card"] for f in st.frames if f["k"] == "discard"]
+        st.deck = sorted(COMMON_DECK)
+        for card in in_play:
+            st.deck.remove(card)
+        st.rng.shuffle(st.deck)
+        st.events = []
+        st._advance()
+        return st
+
+    def _read_institutions(self, views: list[JSON], index: dict[str, int]) -> None:
+        n = self.num_seats
+        self.plain = [[0] * 7 for _ in range(n)]
+        self.wreathed = [[0] * 7 for _ in range(n)]
+        for inst, view in enumerate(views):
+            for name, (plain, wreathed) in view["members"].items():
+                self.plain[index[name]][inst] = plain
+                self.wreathed[index[name]][inst] = wreathed
+        self.inst_citizens = [[COLOURS.index(c) for c in v["citizens"]] for v in views]
+        self.room_citizen = [None if v["room_citizen"] is None else
+                             COLOURS.index(v["room_citizen"]) for v in views]
+        self.room_favour = [v["room_favour"] for v in views]
+
+    def _read_supplies(self, supplies: list[JSON]) -> None:
+        self.supply = [[s["citizens"][c] for c in COLOURS] for s in supplies]
+        self.favours = [s["favours"] for s in supplies]
+        self.decurions = [s["decurions"] for s in supplies]
+        self.family_cards = [list(s["family_cards"]) for s in supplies]
+
     def determinize(self, seat: int, seed: int) -> MunicipiumState:
         """Hidden here: the deck order and the RNG (bag draws). Both are resampled."""
         st = self.clone()
@@ -394,11 +448,11 @@ def _options(options: JSON | None) -> JSON:
     for name, value in (options or {}).items():
         if name not in DEFAULT_OPTIONS:
             raise SetupError(f"unknown option {name!r}; options: {', '.join(DEFAULT_OPTIONS)}")
+        description, low, high = OPTION_RANGES[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise SetupError(f"option {name} must be an integer from {low} to {high} "
+                             f"({description}), not {value!r}")
         merged[name] = value
-    if merged["target_decurions"] not in (4, 5):
-        raise SetupError("target_decurions must be 5 (standard) or 4 (short game)")
-    if not isinstance(merged["max_turns"], int) or not 1 <= merged["max_turns"] <= 10_000:
-        raise SetupError("max_turns must be an integer from 1 to 10000")
     return merged
 
 

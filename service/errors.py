@@ -1,0 +1,56 @@
+"""Refusals of the service: a gRPC status code, a metric reason and a clear message."""
+
+from __future__ import annotations
+
+import grpc
+
+from games.core import (
+    DecisionError,
+    GameOverError,
+    NotationError,
+    NotYourTurnError,
+)
+
+
+class ServiceError(Exception):
+    """A refused request. Raised before anything is written, so it changes nothing."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+
+
+def invalid(message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument", message)
+
+
+def not_found(game_id: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.NOT_FOUND, "not_found", f"no game {game_id!r}")
+
+
+def bad_token() -> ServiceError:
+    return ServiceError(grpc.StatusCode.UNAUTHENTICATED, "unauthenticated",
+                        "the seat token is not one of this game's seats")
+
+
+def precondition(reason: str, message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
+
+
+def stale(expected: int, current: int) -> ServiceError:
+    return ServiceError(grpc.StatusCode.ABORTED, "stale_version",
+                        f"stale version: the decision was taken at version {expected}, "
+                        f"the game is at version {current}; read the view and decide again")
+
+
+def from_decision_error(error: DecisionError) -> ServiceError:
+    """Map the engine's typed errors to status codes."""
+    if isinstance(error, NotationError):
+        return invalid(f"malformed decision: {error}")
+    if isinstance(error, GameOverError):
+        return precondition("game_over", "the game is over")
+    if isinstance(error, NotYourTurnError):
+        return precondition("not_your_turn", str(error))
+    return precondition("illegal", f"illegal decision: {error}")

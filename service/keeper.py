@@ -1,0 +1,382 @@
+"""The service's logic between the public API and the engine + store (no gRPC here).
+
+Every request is checked in a fixed order (boardgame.io's): well-formed -> game exists
+-> seat token -> request already applied -> game accepts decisions -> version fresh ->
+decision legal; then one compare-and-set commits it. A refused request raises a
+ServiceError before anything is written.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import re
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+
+import games
+from curia.v1 import game_service_pb2 as pb
+from games.core import DecisionError, Event, GameState, Rng, SetupError, derive_seed, notation
+from service import codec
+from service.errors import (
+    ServiceError,
+    bad_token,
+    from_decision_error,
+    invalid,
+    not_found,
+    precondition,
+    stale,
+)
+from service.metrics import (
+    DECISIONS_APPLIED,
+    GAMES_CREATED,
+    GAMES_FINISHED,
+    TIMEOUTS,
+)
+from service.store import GameStore, LogEntry, StoredGame, now_ms, token_hash
+from service.views import build_view
+
+log = logging.getLogger("curia.service")
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
+MAX_TOKEN = 128
+MAX_NOTATION = 200
+MAX_DECISION_MS = 3_600_000
+POLICIES = {pb.TIMEOUT_POLICY_UNSPECIFIED: "random", pb.TIMEOUT_POLICY_RANDOM: "random",
+            pb.TIMEOUT_POLICY_FORFEIT: "forfeit"}
+POLICY_ENUM = {"random": pb.TIMEOUT_POLICY_RANDOM, "forfeit": pb.TIMEOUT_POLICY_FORFEIT}
+CAUSES = {"seat": pb.DECISION_CAUSE_SEAT, "timeout": pb.DECISION_CAUSE_TIMEOUT,
+          "forfeited": pb.DECISION_CAUSE_FORFEITED}
+
+
+def check_game_id(game_id: str) -> None:
+    if not GAME_ID.match(game_id):
+        raise invalid("game_id must be 1-64 letters, digits, '-' or '_'")
+
+
+def events_json(events: list[Event]) -> str:
+    """Events as kept in the log: every event, with who may see it."""
+    return json.dumps([[e.kind, e.data, list(e.seats) if e.seats is not None else None]
+                       for e in events], sort_keys=True, separators=(",", ":"))
+
+
+def events_from_json(text: str) -> list[Event]:
+    return [Event(kind, data, tuple(seats) if seats is not None else None)
+            for kind, data, seats in json.loads(text)]
+
+
+def fallback_decision(state: GameState, seed: int, version: int, seat: int) -> Any:
+    """The seeded random decision the server takes for a seat that timed out or forfeited."""
+    legal = state.legal_decisions(seat)
+    return legal[Rng(derive_seed(seed, "fallback", version)).below(len(legal))]
+
+
+class GameKeeper:
+    """Serves the public API's requests on top of a GameStore."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    # -- catalogue and creation -------------------------------------------------------
+    def list_games(self) -> pb.ListGamesResponse:
+        response = pb.ListGamesResponse()
+        for info in games.GAMES.values():
+            response.games.add(
+                name=info.name,
+                variants=[pb.VariantDescription(name=v, min_seats=lo, max_seats=hi)
+                          for v, (lo, hi) in info.variants.items()],
+                options=[pb.OptionDescription(name=o.name, description=o.description,
+                                              default_value=o.default, min_value=o.minimum,
+                                              max_value=o.maximum)
+                         for o in info.option_specs])
+        return response
+
+    async def create(self, request: pb.CreateGameRequest) -> pb.CreateGameResponse:
+        seats = request.num_seats
+        if len(request.game) > 64 or len(request.variant) > 64 or len(request.options) > 16:
+            raise invalid("game and variant names are at most 64 characters, options 16")
+        open_seats = set(request.open_seats)
+        if len(open_seats) != len(request.open_seats) or any(s >= seats for s in open_seats):
+            raise invalid(f"open_seats must be distinct seats below num_seats={seats}")
+        decision_ms = request.time_control.decision_ms
+        if decision_ms > MAX_DECISION_MS or request.time_control.on_timeout not in POLICIES:
+            raise invalid("time_control: decision_ms at most 3600000 and a known policy")
+        seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        try:
+            state = games.new_game(request.game, request.variant, seats,
+                                   dict(request.options), seed)
+        except SetupError as error:
+            raise invalid(str(error)) from None
+        game_id = secrets.token_hex(16)
+        tokens = {s: secrets.token_urlsafe(32) for s in range(seats) if s not in open_seats}
+        meta: dict[str, Any] = {"game": request.game, "variant": request.variant, "num_seats": seats,
+                "options": state.options, "seed": seed, "seat_names": state.seat_names(),
+                "decision_ms": decision_ms,
+                "policy": POLICIES[request.time_control.on_timeout],
+                "created_ms": now_ms(), "start_events": events_json(state.events)}
+        status = "waiting" if open_seats else "in_progress"
+        deadline = now_ms() + decision_ms if decision_ms and not open_seats else 0
+        await self.store.create(game_id, meta, state.to_bytes(), status,
+                                {s: token_hash(t) for s, t in tokens.items()}, deadline)
+        GAMES_CREATED.labels(request.game).inc()
+        log.info("game created", extra={"game_id": game_id, "game": request.game,
+                                        "variant": request.variant, "seats": seats})
+        names = state.seat_names()
+        return pb.CreateGameResponse(game_id=game_id, version=0, seats=[
+            pb.SeatCredential(seat=s, token=t, name=names[s]) for s, t in tokens.items()])
+
+    async def join(self, request: pb.JoinGameRequest) -> pb.JoinGameResponse:
+        stored = await self.load(request.game_id)
+        seats = stored.meta["num_seats"]
+        open_seats = [s for s in range(seats) if s not in stored.token_hashes]
+        if request.HasField("seat"):
+            if request.seat >= seats:
+                raise invalid(f"seat must be below {seats}")
+            seat = request.seat
+        elif open_seats:
+            seat = open_seats[0]
+        else:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "no_open_seat",
+                               "this game has no open seat left")
+        token = secrets.token_urlsafe(32)
+        decision_ms = stored.meta["decision_ms"]
+        outcome = await self.store.join(stored.game_id, seat, token_hash(token),
+                                        now_ms() + decision_ms if decision_ms else 0)
+        if outcome == "taken":
+            raise ServiceError(grpc.StatusCode.ALREADY_EXISTS, "seat_taken",
+                               f"seat {seat} is already taken")
+        if outcome == "missing":
+            raise not_found(stored.game_id)
+        return pb.JoinGameResponse(seat=pb.SeatCredential(
+            seat=seat, token=token, name=stored.meta["seat_names"][seat]))
+
+    # -- reading --------------------------------------------------------------------------
+    async def load(self, game_id: str) -> StoredGame:
+        check_game_id(game_id)
+        stored = await self.store.load(game_id)
+        if stored is None:
+            raise not_found(game_id)
+        return stored
+
+    def seat_of(self, stored: StoredGame, token: str, *, required: bool) -> int | None:
+        """The seat a token belongs to (constant-time compare); None for a spectator."""
+        if not token:
+            if required:
+                raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, "unauthenticated",
+                                   "a seat token is required")
+            return None
+        if len(token) > MAX_TOKEN:
+            raise bad_token()
+        hashed = token_hash(token)
+        found = None
+        for seat, expected in stored.token_hashes.items():
+            if hmac.compare_digest(hashed, expected):
+                found = seat
+        if found is None:
+            raise bad_token()
+        return found
+
+    async def view(self, request: pb.GetViewRequest) -> pb.GetViewResponse:
+        stored = await self.load(request.game_id)
+        seat = self.seat_of(stored, request.seat_token, required=False)
+        state = games.load(stored.state)
+        return pb.GetViewResponse(view=build_view(
+            stored.game_id, stored.meta, state, stored.version, stored.status, seat,
+            stored.deadline, stored.forfeits))
+
+    async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
+        stored = await self.load(request.game_id)
+        if stored.status != "finished":
+            raise precondition("in_progress", "the record is public once the game is over")
+        entries = await self.store.log(stored.game_id)
+        state = games.load(stored.state)
+        result = state.result()
+        assert result is not None
+        meta = stored.meta
+        record = pb.GameRecord(
+            game_id=stored.game_id, game=meta["game"], variant=meta["variant"],
+            num_seats=meta["num_seats"], options=meta["options"], seed=meta["seed"],
+            seat_names=meta["seat_names"],
+            time_control=pb.TimeControl(decision_ms=meta["decision_ms"],
+                                        on_timeout=POLICY_ENUM[meta["policy"]]),
+            result=codec.result_to_proto(result, set(stored.forfeits)),
+            decisions=[pb.RecordedDecision(version=e.version, seat=e.seat,
+                                           notation=e.notation, cause=CAUSES[e.cause],
+                                           unix_ms=e.ms) for e in entries])
+        record.events.extend(_all_events(0, events_from_json(meta["start_events"])))
+        for entry in entries:
+            record.events.extend(_all_events(entry.version, events_from_json(entry.events)))
+        return pb.GetGameRecordResponse(record=record)
+
+    # -- deciding -------------------------------------------------------------------------
+    async def submit(self, request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse:
+        stored = await self.load(request.game_id)
+        seat = self.seat_of(stored, request.seat_token, required=True)
+        assert seat is not None
+        if not REQUEST_ID.match(request.request_id):
+            raise invalid("request_id must be 1-128 printable ASCII characters")
+        if len(request.decision.notation) > MAX_NOTATION:
+            raise invalid(f"decision notation is at most {MAX_NOTATION} characters")
+        done = await self.store.request_version(stored.game_id, seat, request.request_id)
+        if done is not None:
+            return await self._duplicate(stored.game_id, seat, done)
+        if stored.status == "waiting":
+            raise precondition("waiting_for_seats", "the game is waiting for open seats")
+        if stored.status == "finished":
+            raise precondition("game_over", "the game is over")
+        if request.expected_version != stored.version:
+            raise stale(request.expected_version, stored.version)
+        state = games.load(stored.state)
+        try:
+            decision = codec.decision_from_proto(state, request.decision)
+            events = state.apply(seat, decision)
+        except DecisionError as error:
+            raise from_decision_error(error) from None
+        committed = await self._commit(stored, state, seat, decision, events, "seat",
+                                       f"{seat}:{request.request_id}")
+        if committed.outcome == "duplicate":
+            return await self._duplicate(stored.game_id, seat, committed.version)
+        if committed.outcome == "stale":
+            raise stale(request.expected_version, committed.version)
+        stored.version = committed.version
+        view = await self._autoplay(stored, state, seat)
+        return pb.SubmitDecisionResponse(
+            version=committed.version, events=codec.events_to_proto(
+                committed.version, events, seat), view=view, duplicate=False)
+
+    async def _commit(self, stored: StoredGame, state: GameState, seat: int, decision: Any,
+                      events: list[Event], cause: str, request_key: str) -> Any:
+        status = "finished" if state.is_over else "in_progress"
+        decision_ms = stored.meta["decision_ms"]
+        deadline = now_ms() + decision_ms if decision_ms and status == "in_progress" else 0
+        stored.deadline = deadline
+        committed = await self.store.commit(
+            stored.game_id, stored.version, state.to_bytes(), request_key=request_key,
+            status=status, deadline=deadline, forfeits=stored.forfeits, seat=seat,
+            notation=notation(decision), cause=cause, events=events_json(events))
+        if committed.outcome == "ok":
+            stored.status = status
+            DECISIONS_APPLIED.labels(state.game, cause).inc()
+            if status == "finished":
+                GAMES_FINISHED.labels(state.game).inc()
+                log.info("game finished", extra={"game_id": stored.game_id,
+                                                 "version": committed.version})
+        return committed
+
+    async def _autoplay(self, stored: StoredGame, state: GameState,
+                        seat: int | None) -> pb.View:
+        """Decide at random for forfeited seats until a live seat must decide."""
+        while not state.is_over and state.to_move()[0] in stored.forfeits:
+            mover = state.to_move()[0]
+            decision = fallback_decision(state, stored.meta["seed"], stored.version, mover)
+            events = state.apply(mover, decision)
+            committed = await self._commit(stored, state, mover, decision, events,
+                                           "forfeited", f"{mover}:auto:{stored.version}")
+            if committed.outcome != "ok":  # another server got there first
+                fresh = await self.load(stored.game_id)
+                stored, state = fresh, games.load(fresh.state)
+                break
+            stored.version = committed.version
+        return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
+                          seat, stored.deadline, stored.forfeits)
+
+    async def _duplicate(self, game_id: str, seat: int,
+                         version: int) -> pb.SubmitDecisionResponse:
+        """The first outcome of a request id; nothing is applied again."""
+        entries = await self.store.log(game_id, version - 1, version)
+        events = events_from_json(entries[0].events) if entries else []
+        stored = await self.load(game_id)
+        view = build_view(game_id, stored.meta, games.load(stored.state), stored.version,
+                          stored.status, seat, stored.deadline, stored.forfeits)
+        return pb.SubmitDecisionResponse(version=version, duplicate=True, view=view,
+                                         events=codec.events_to_proto(version, events, seat))
+
+    async def sweep_timeouts(self) -> int:
+        """Apply the timeout policy to every game whose decision deadline has passed."""
+        handled = 0
+        now = now_ms()
+        for game_id in await self.store.due(now):
+            stored = await self.store.load(game_id)
+            if stored is None or stored.status != "in_progress" or not stored.deadline:
+                await self.store.unschedule(game_id)
+                continue
+            if stored.deadline > now:  # the index was behind: re-file it
+                await self.store.schedule(game_id, stored.deadline)
+                continue
+            handled += await self._time_out(stored)
+        return handled
+
+    async def _time_out(self, stored: StoredGame) -> int:
+        state = games.load(stored.state)
+        seat = state.to_move()[0]
+        policy = stored.meta["policy"]
+        if policy == "forfeit" and seat not in stored.forfeits:
+            stored.forfeits = sorted({*stored.forfeits, seat})
+        decision = fallback_decision(state, stored.meta["seed"], stored.version, seat)
+        events = state.apply(seat, decision)
+        committed = await self._commit(stored, state, seat, decision, events, "timeout",
+                                       f"{seat}:timeout:{stored.version}")
+        if committed.outcome != "ok":
+            return 0
+        TIMEOUTS.labels(policy).inc()
+        log.info("decision timed out", extra={"game_id": stored.game_id, "seat": seat,
+                                              "policy": policy})
+        stored.version = committed.version
+        await self._autoplay(stored, state, None)
+        return 1
+
+    # -- watching -------------------------------------------------------------------------
+    async def watch(self, request: pb.WatchGameRequest) -> AsyncIterator[pb.WatchGameResponse]:
+        """The view at `after_version`, then one message per later version, to the end."""
+        stored = await self.load(request.game_id)
+        seat = self.seat_of(stored, request.seat_token, required=False)
+        version = request.after_version
+        if version > stored.version:
+            raise ServiceError(grpc.StatusCode.OUT_OF_RANGE, "future_version",
+                               f"after_version {version} is beyond the game's version "
+                               f"{stored.version}")
+        state, deadline, forfeits = await self._state_at(stored, version)
+        status = _status(state, stored.status if version == stored.version else "in_progress")
+        yield pb.WatchGameResponse(version=version, view=build_view(
+            stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits))
+        while not state.is_over:
+            entries = await self.store.wait_log(stored.game_id, version)
+            if not entries and await self.store.load(stored.game_id) is None:
+                return  # the game expired
+            for entry in entries:
+                events = state.apply(entry.seat, entry.notation)
+                version = entry.version
+                yield pb.WatchGameResponse(
+                    version=version, events=codec.events_to_proto(version, events, seat),
+                    view=build_view(stored.game_id, stored.meta, state, version,
+                                    _status(state, "in_progress"), seat, entry.deadline,
+                                    entry.forfeits))
+
+    async def _state_at(self, stored: StoredGame,
+                        version: int) -> tuple[GameState, int, list[int]]:
+        """The game at `version`: the stored state, or a replay of its log from the seed."""
+        if version == stored.version:
+            return games.load(stored.state), stored.deadline, stored.forfeits
+        meta = stored.meta
+        state = games.new_game(meta["game"], meta["variant"], meta["num_seats"],
+                               meta["options"], meta["seed"])
+        entries: list[LogEntry] = await self.store.log(stored.game_id, 0, version)
+        for entry in entries:
+            state.apply(entry.seat, entry.notation)
+        last = entries[-1] if entries else None
+        return state, last.deadline if last else 0, last.forfeits if last else []
+
+
+def _status(state: GameState, otherwise: str) -> str:
+    return "finished" if state.is_over else otherwise
+
+
+def _all_events(version: int, events: list[Event]) -> list[pb.Event]:
+    return [pb.Event(version=version, kind=e.kind,
+                     data_json=json.dumps(e.data, sort_keys=True, separators=(",", ":")))
+            for e in events]

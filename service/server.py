@@ -1,0 +1,224 @@
+"""The gRPC server: a thin adapter from curia.v1.GameService to the GameKeeper.
+
+`create_server` builds a grpc.aio server (game service, standard health checking,
+reflection) bound to an address; `serve` is `curia serve`: it starts an embedded Redis
+unless given `--redis-url`, the metrics endpoint, the timeout sweeper, and runs until
+SIGINT/SIGTERM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio
+from grpc_reflection.v1alpha import reflection
+from prometheus_client import start_http_server
+
+from curia.v1 import game_service_pb2 as pb
+from curia.v1 import game_service_pb2_grpc as pb_grpc
+from service.errors import ServiceError
+from service.keeper import GameKeeper
+from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS
+from service.redis_server import EmbeddedRedis
+from service.store import GameStore
+
+log = logging.getLogger("curia.service")
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["GameService"].full_name
+MAX_REQUEST_BYTES = 64 * 1024
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+Response = TypeVar("Response")
+
+
+class GameService(pb_grpc.GameServiceServicer):
+    """Each RPC hands its request to the keeper and turns refusals into status codes."""
+
+    def __init__(self, keeper: GameKeeper) -> None:
+        self.keeper = keeper
+
+    async def _unary(self, method: str, request: Any, context: grpc.aio.ServicerContext,
+                     handler: Callable[[Any], Awaitable[Response]]) -> Response:
+        started = time.perf_counter()
+        code = "OK"
+        try:
+            return await handler(request)
+        except ServiceError as error:
+            code = error.code.name
+            if method == "SubmitDecision":
+                DECISIONS_REJECTED.labels(error.reason).inc()
+            log.info("refused", extra={"method": method, "code": code,
+                                       "reason": error.reason,
+                                       "game_id": getattr(request, "game_id", ""),
+                                       "request_id": getattr(request, "request_id", "")})
+            await context.abort(error.code, error.message)
+            raise  # unreachable: abort raises
+        except Exception:
+            code = "INTERNAL"
+            log.exception("internal error", extra={"method": method,
+                                                   "game_id": getattr(request, "game_id", "")})
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+            raise
+        finally:
+            RPC_SECONDS.labels(method, code).observe(time.perf_counter() - started)
+
+    async def ListGames(self, request: pb.ListGamesRequest,
+                        context: grpc.aio.ServicerContext) -> pb.ListGamesResponse:
+        async def handler(_: Any) -> pb.ListGamesResponse:
+            return self.keeper.list_games()
+        return await self._unary("ListGames", request, context, handler)
+
+    async def CreateGame(self, request: pb.CreateGameRequest,
+                         context: grpc.aio.ServicerContext) -> pb.CreateGameResponse:
+        return await self._unary("CreateGame", request, context, self.keeper.create)
+
+    async def JoinGame(self, request: pb.JoinGameRequest,
+                       context: grpc.aio.ServicerContext) -> pb.JoinGameResponse:
+        return await self._unary("JoinGame", request, context, self.keeper.join)
+
+    async def GetView(self, request: pb.GetViewRequest,
+                      context: grpc.aio.ServicerContext) -> pb.GetViewResponse:
+        return await self._unary("GetView", request, context, self.keeper.view)
+
+    async def SubmitDecision(self, request: pb.SubmitDecisionRequest,
+                             context: grpc.aio.ServicerContext) -> pb.SubmitDecisionResponse:
+        return await self._unary("SubmitDecision", request, context, self.keeper.submit)
+
+    async def GetGameRecord(self, request: pb.GetGameRecordRequest,
+                            context: grpc.aio.ServicerContext) -> pb.GetGameRecordResponse:
+        return await self._unary("GetGameRecord", request, context, self.keeper.record)
+
+    async def WatchGame(self, request: pb.WatchGameRequest,
+                        context: grpc.aio.ServicerContext
+                        ) -> AsyncIterator[pb.WatchGameResponse]:
+        OPEN_STREAMS.inc()
+        started = time.perf_counter()
+        code = "OK"
+        try:
+            async for message in self.keeper.watch(request):
+                yield message
+        except ServiceError as error:
+            code = error.code.name
+            await context.abort(error.code, error.message)
+        finally:
+            OPEN_STREAMS.dec()
+            RPC_SECONDS.labels("WatchGame", code).observe(time.perf_counter() - started)
+
+
+async def create_server(store: GameStore, address: str = "[::]:50051"
+                        ) -> tuple[grpc.aio.Server, int]:
+    """A started server for `store` on `address` (port 0: any free port) and its port."""
+    server = grpc.aio.server(options=[
+        ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
+        ("grpc.max_send_message_length", MAX_RESPONSE_BYTES),
+        ("grpc.so_reuseport", 1),
+    ])
+    pb_grpc.add_GameServiceServicer_to_server(  # type: ignore[no-untyped-call]
+        GameService(GameKeeper(store)), server)
+    health = health_aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+         reflection.SERVICE_NAME), server)
+    port = server.add_insecure_port(address)
+    if port == 0:
+        raise OSError(f"cannot bind {address}")
+    await server.start()
+    for name in ("", SERVICE_NAME):
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return server, port
+
+
+async def run_background(keeper: GameKeeper, stop: asyncio.Event,
+                         sweep_every: float = 0.05) -> None:
+    """Time-out sweeps, and the active-games gauge, until `stop` is set."""
+    last_gauge = 0.0
+    while not stop.is_set():
+        try:
+            await keeper.sweep_timeouts()
+            if time.monotonic() - last_gauge > 2.0:
+                ACTIVE_GAMES.set(await keeper.store.active_games())
+                last_gauge = time.monotonic()
+        except Exception:  # Redis away for a moment: keep sweeping
+            log.exception("background sweep failed")
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), sweep_every)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line; `extra=` fields (game_id, request_id, ...) included."""
+
+    SKIP = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"ts": round(record.created, 3), "level": record.levelname,
+                 "msg": record.getMessage()}
+        entry.update({k: v for k, v in vars(record).items() if k not in self.SKIP})
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str)
+
+
+def setup_logging(level: str = "INFO") -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger("curia")
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    root.propagate = False
+
+
+@dataclass
+class ServeOptions:
+    """Options of `curia serve`."""
+
+    port: int = 50051
+    host: str = "[::]"
+    redis_url: str | None = None
+    data_dir: str = "data/redis"
+    metrics_port: int | None = None
+    finished_ttl: int = 7 * 24 * 3600
+    log_level: str = "INFO"
+
+
+async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None = None) -> None:
+    """Run the service until SIGINT/SIGTERM; start and stop an embedded Redis if needed."""
+    setup_logging(options.log_level)
+    embedded = None
+    redis_url = options.redis_url
+    if redis_url is None:
+        embedded = EmbeddedRedis(Path(options.data_dir)).start()
+        redis_url = embedded.url
+        log.info("embedded redis started", extra={"redis": redis_url,
+                                                  "data_dir": options.data_dir})
+    store = GameStore.from_url(redis_url, options.finished_ttl)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        if options.metrics_port is not None:
+            start_http_server(options.metrics_port)
+        server, port = await create_server(store, f"{options.host}:{options.port}")
+        log.info("serving", extra={"port": port, "redis": redis_url,
+                                   "metrics_port": options.metrics_port})
+        if ready is not None:
+            ready(port, redis_url)
+        background = asyncio.create_task(run_background(GameKeeper(store), stop))
+        await stop.wait()
+        await server.stop(grace=2.0)
+        await background
+    finally:
+        await store.close()
+        if embedded is not None:
+            embedded.stop()

@@ -1,0 +1,238 @@
+"""The Redis store: every game's state, log, seat tokens and request ids.
+
+Keys of one game share the hash tag `{<game id>}`, so they live in one Redis Cluster slot:
+
+    curia:{id}:game      hash    meta (JSON), state (engine bytes), version, status,
+                                 token:<seat> (SHA-256 of the seat token), forfeits, deadline
+    curia:{id}:log       stream  one entry per version, id "<version>-1": seat, notation,
+                                 cause, events (JSON), ms, deadline, forfeits
+    curia:{id}:requests  hash    "<seat>:<request id>" -> the version it produced
+
+Two indexes that span games live outside any game's slot and are only hints:
+`curia:active` (set of games in progress) and `curia:deadlines` (zset id -> deadline ms).
+
+A decision commits with one Lua script: a compare-and-set on the version that also
+appends the log entry and records the request id, so concurrent servers never lose or
+double-apply a decision.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from service.metrics import REDIS_SECONDS
+
+ACTIVE = "curia:active"
+DEADLINES = "curia:deadlines"
+
+#: KEYS: game hash, log stream, requests hash.
+#: ARGV: expected version, state, request key, status, deadline, forfeits, seat, notation,
+#:       cause, events, ms, ttl seconds (0: keep).
+COMMIT_SCRIPT = """
+local done = redis.call('HGET', KEYS[3], ARGV[3])
+if done then return {'duplicate', done} end
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return {'missing', '0'} end
+if tonumber(current) ~= tonumber(ARGV[1]) then return {'stale', current} end
+local version = tonumber(current) + 1
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[4],
+           'deadline', ARGV[5], 'forfeits', ARGV[6])
+redis.call('XADD', KEYS[2], version .. '-1', 'seat', ARGV[7], 'notation', ARGV[8],
+           'cause', ARGV[9], 'events', ARGV[10], 'ms', ARGV[11], 'deadline', ARGV[5],
+           'forfeits', ARGV[6])
+redis.call('HSET', KEYS[3], ARGV[3], version)
+local ttl = tonumber(ARGV[12])
+if ttl > 0 then
+  for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, ttl) end
+end
+return {'ok', tostring(version)}
+"""
+
+#: KEYS: game hash. ARGV: seat, token hash, status when this seat was the last open one.
+JOIN_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
+if redis.call('HEXISTS', KEYS[1], 'token:' .. ARGV[1]) == 1 then return 'taken' end
+redis.call('HSET', KEYS[1], 'token:' .. ARGV[1], ARGV[2])
+local meta = cjson.decode(redis.call('HGET', KEYS[1], 'meta'))
+for seat = 0, meta['num_seats'] - 1 do
+  if redis.call('HEXISTS', KEYS[1], 'token:' .. seat) == 0 then return 'joined' end
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[3], 'deadline', ARGV[4])
+return 'started'
+"""
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat token: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def keys(game_id: str) -> tuple[str, str, str]:
+    tag = f"curia:{{{game_id}}}"
+    return f"{tag}:game", f"{tag}:log", f"{tag}:requests"
+
+
+@dataclass
+class StoredGame:
+    """One game as read from Redis."""
+
+    game_id: str
+    meta: dict[str, Any]
+    state: bytes
+    version: int
+    status: str
+    token_hashes: dict[int, str]
+    forfeits: list[int] = field(default_factory=list)
+    deadline: int = 0
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One applied decision, as kept in the game's stream."""
+
+    version: int
+    seat: int
+    notation: str
+    cause: str
+    events: str
+    ms: int
+    deadline: int
+    forfeits: list[int]
+
+
+@dataclass(frozen=True)
+class Commit:
+    """What the commit script answered: 'ok', 'duplicate', 'stale' or 'missing'."""
+
+    outcome: str
+    version: int
+
+
+class GameStore:
+    """Async access to the games in one Redis (or Redis Cluster)."""
+
+    def __init__(self, client: Any, finished_ttl: int = 7 * 24 * 3600) -> None:
+        #: a redis.asyncio client (typed Any: redis-py's stubs do not follow decode options)
+        self.redis: Any = client
+        self.finished_ttl = finished_ttl
+        self._commit = client.register_script(COMMIT_SCRIPT)
+        self._join = client.register_script(JOIN_SCRIPT)
+
+    @classmethod
+    def from_url(cls, url: str, finished_ttl: int = 7 * 24 * 3600) -> GameStore:
+        return cls(aioredis.from_url(url), finished_ttl)
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def create(self, game_id: str, meta: dict[str, Any], state: bytes, status: str,
+                     token_hashes: dict[int, str], deadline: int) -> None:
+        game_key = keys(game_id)[0]
+        fields: dict[str, Any] = {"meta": json.dumps(meta), "state": state, "version": 0,
+                                  "status": status, "forfeits": "[]", "deadline": deadline}
+        fields.update({f"token:{seat}": h for seat, h in token_hashes.items()})
+        with REDIS_SECONDS.labels("create").time():
+            created = await self.redis.hsetnx(game_key, "meta", fields["meta"])
+            if not created:
+                raise KeyError(f"game {game_id} exists")
+            await self.redis.hset(game_key, mapping=fields)
+            await self.redis.sadd(ACTIVE, game_id)
+        if deadline:
+            await self.schedule(game_id, deadline)
+
+    async def load(self, game_id: str) -> StoredGame | None:
+        with REDIS_SECONDS.labels("load").time():
+            raw = await self.redis.hgetall(keys(game_id)[0])
+        if not raw or b"meta" not in raw:
+            return None
+        tokens = {int(k[6:]): v.decode() for k, v in raw.items() if k.startswith(b"token:")}
+        return StoredGame(
+            game_id=game_id, meta=json.loads(raw[b"meta"]), state=raw[b"state"],
+            version=int(raw[b"version"]), status=raw[b"status"].decode(),
+            token_hashes=tokens, forfeits=json.loads(raw.get(b"forfeits", b"[]")),
+            deadline=int(raw.get(b"deadline", b"0")))
+
+    async def request_version(self, game_id: str, seat: int, request_id: str) -> int | None:
+        """The version a request id already produced for this seat, if any."""
+        with REDIS_SECONDS.labels("request").time():
+            found = await self.redis.hget(keys(game_id)[2], f"{seat}:{request_id}")
+        return int(found) if found is not None else None
+
+    async def commit(self, game_id: str, expected_version: int, state: bytes, *,
+                     request_key: str, status: str, deadline: int, forfeits: list[int],
+                     seat: int, notation: str, cause: str, events: str) -> Commit:
+        """Compare-and-set the next version, append its log entry, record the request."""
+        ttl = self.finished_ttl if status == "finished" else 0
+        args = [expected_version, state, request_key, status, deadline, json.dumps(forfeits),
+                seat, notation, cause, events, now_ms(), ttl]
+        with REDIS_SECONDS.labels("commit").time():
+            outcome, version = await self._commit(keys=list(keys(game_id)), args=args)
+        result = Commit(outcome.decode(), int(version))
+        if result.outcome == "ok":
+            await self._index_after_commit(game_id, status, deadline)
+        return result
+
+    async def _index_after_commit(self, game_id: str, status: str, deadline: int) -> None:
+        if status == "finished":
+            await self.redis.srem(ACTIVE, game_id)
+            await self.redis.zrem(DEADLINES, game_id)
+        elif deadline:
+            await self.schedule(game_id, deadline)
+
+    async def join(self, game_id: str, seat: int, hashed: str, deadline: int) -> str:
+        """Take an open seat: 'joined', 'started' (the last one), 'taken' or 'missing'."""
+        with REDIS_SECONDS.labels("join").time():
+            answer = await self._join(keys=[keys(game_id)[0]],
+                                      args=[seat, hashed, "in_progress", deadline])
+        outcome = answer.decode() if isinstance(answer, bytes) else str(answer)
+        if outcome == "started" and deadline:
+            await self.schedule(game_id, deadline)
+        return outcome
+
+    async def log(self, game_id: str, after_version: int = 0,
+                  up_to: int | None = None) -> list[LogEntry]:
+        """Log entries with after_version < version <= up_to."""
+        end = f"{up_to}-1" if up_to is not None else "+"
+        with REDIS_SECONDS.labels("log").time():
+            rows = await self.redis.xrange(keys(game_id)[1], f"({after_version}-1", end)
+        return [_entry(entry_id, fields) for entry_id, fields in rows]
+
+    async def wait_log(self, game_id: str, after_version: int,
+                       block_ms: int = 5000) -> list[LogEntry]:
+        """Block until entries after `after_version` exist (or the time runs out)."""
+        stream = keys(game_id)[1]
+        answer = await self.redis.xread({stream: f"{after_version}-1"}, block=block_ms,
+                                        count=100)
+        return [_entry(i, f) for _, rows in answer for i, f in rows]
+
+    async def schedule(self, game_id: str, deadline: int) -> None:
+        await self.redis.zadd(DEADLINES, {game_id: deadline})
+
+    async def due(self, now: int, limit: int = 100) -> list[str]:
+        """Games whose deadline has passed, by the index (check the game's own field)."""
+        ids = await self.redis.zrangebyscore(DEADLINES, "-inf", now, start=0, num=limit)
+        return [i.decode() for i in ids]
+
+    async def unschedule(self, game_id: str) -> None:
+        await self.redis.zrem(DEADLINES, game_id)
+
+    async def active_games(self) -> int:
+        return int(await self.redis.scard(ACTIVE))
+
+
+def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry:
+    return LogEntry(
+        version=int(entry_id.split(b"-")[0]), seat=int(fields[b"seat"]),
+        notation=fields[b"notation"].decode(), cause=fields[b"cause"].decode(),
+        events=fields[b"events"].decode(), ms=int(fields[b"ms"]),
+        deadline=int(fields[b"deadline"]), forfeits=json.loads(fields[b"forfeits"]))
