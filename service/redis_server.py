@@ -39,11 +39,24 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def free_port(below: int = 65536) -> int:
+    """A TCP port free on 127.0.0.1 right now (and below `below`)."""
+    for _ in range(200):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if port < below:
+            return port
+    raise OSError(f"no free port below {below}")
+
+
+def cluster_port() -> int:
+    """A free port whose cluster bus port (port + 10000) is free too."""
+    while True:
+        port = free_port(below=55535)
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port + 10000)) != 0:
+                return port
 
 
 class EmbeddedRedis:
@@ -104,6 +117,53 @@ class EmbeddedRedis:
             self.process.wait()
 
     def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class EmbeddedCluster:
+    """A local Redis Cluster of `masters` nodes (no replicas), for tests and benchmarks."""
+
+    def __init__(self, data_dir: str | Path, masters: int = 3) -> None:
+        self.nodes = [EmbeddedRedis(Path(data_dir) / f"node{i}", port=cluster_port(), extra_args=(
+            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", "2000")) for i in range(masters)]
+
+    @property
+    def url(self) -> str:
+        return f"redis+cluster://127.0.0.1:{self.nodes[0].port}"
+
+    def start(self, timeout: float = 20.0) -> EmbeddedCluster:
+        for node in self.nodes:
+            node.start()
+        cli = str(Path(find_redis_server()).with_name("redis-cli"))
+        addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+        subprocess.run([cli, "--cluster", "create", *addresses, "--cluster-replicas", "0",
+                        "--cluster-yes"], check=True, capture_output=True, timeout=timeout)
+        self._wait_ok(timeout)
+        return self
+
+    def _wait_ok(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        client = redis.Redis(host="127.0.0.1", port=self.nodes[0].port)
+        try:
+            while time.monotonic() < deadline:
+                info = client.execute_command("CLUSTER", "INFO")  # type: ignore[no-untyped-call]
+                text = info.decode() if isinstance(info, bytes) else str(info)
+                if "cluster_state:ok" in text:
+                    return
+                time.sleep(0.05)
+            raise TimeoutError("the cluster did not reach state ok")
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+    def __enter__(self) -> EmbeddedCluster:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

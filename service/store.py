@@ -28,6 +28,7 @@ import redis.asyncio as aioredis
 
 from service.metrics import REDIS_SECONDS
 
+CLUSTER_SCHEME = "redis+cluster://"
 ACTIVE = "curia:active"
 DEADLINES = "curia:deadlines"
 
@@ -130,6 +131,11 @@ class GameStore:
 
     @classmethod
     def from_url(cls, url: str, finished_ttl: int = 7 * 24 * 3600) -> GameStore:
+        """`redis://host:port/db` for one Redis, `redis+cluster://host:port` for a Cluster
+        (any node; the others are discovered)."""
+        if url.startswith(CLUSTER_SCHEME):
+            node = "redis://" + url[len(CLUSTER_SCHEME):]
+            return cls(aioredis.RedisCluster.from_url(node), finished_ttl)
         return cls(aioredis.from_url(url), finished_ttl)
 
     async def close(self) -> None:
