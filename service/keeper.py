@@ -98,8 +98,10 @@ class GameKeeper:
 
     async def create(self, request: pb.CreateGameRequest) -> pb.CreateGameResponse:
         seats = request.num_seats
-        if len(request.game) > 64 or len(request.variant) > 64 or len(request.options) > 16:
-            raise invalid("game and variant names are at most 64 characters, options 16")
+        if (len(request.game) > 64 or len(request.variant) > 64 or len(request.options) > 16
+                or any(len(name) > 64 for name in request.options)):
+            raise invalid("game, variant and option names are at most 64 characters; "
+                          "at most 16 options")
         open_seats = set(request.open_seats)
         if len(open_seats) != len(request.open_seats) or any(s >= seats for s in open_seats):
             raise invalid(f"open_seats must be distinct seats below num_seats={seats}")
@@ -263,6 +265,9 @@ class GameKeeper:
         if committed.outcome == "ok":
             stored.status = status
             DECISIONS_APPLIED.labels(state.game, cause).inc()
+            log.debug("decision applied", extra={
+                "game_id": stored.game_id, "version": committed.version, "seat": seat,
+                "cause": cause, "request_id": request_key.partition(":")[2]})
             if status == "finished":
                 GAMES_FINISHED.labels(state.game).inc()
                 log.info("game finished", extra={"game_id": stored.game_id,
