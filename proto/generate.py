@@ -1,7 +1,7 @@
 """Generate the Python code of the public contract: `python3 proto/generate.py [OUT_DIR]`.
 
 Writes curia/v1/*_pb2.py, *_pb2.pyi and *_pb2_grpc.py from proto/curia/v1/*.proto. The
-generated files are committed; tests/service/test_contract.py fails when they drift.
+generated files are committed; tests/service/test_ops.py fails when they drift.
 """
 
 from __future__ import annotations

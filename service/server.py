@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -110,6 +111,8 @@ class GameService(pb_grpc.GameServiceServicer):
                 yield message
         except ServiceError as error:
             code = error.code.name
+            log.info("refused", extra={"method": "WatchGame", "code": code,
+                                       "reason": error.reason, "game_id": request.game_id})
             await context.abort(error.code, error.message)
         finally:
             OPEN_STREAMS.dec()
@@ -179,6 +182,19 @@ def setup_logging(level: str = "INFO") -> None:
     root.propagate = False
 
 
+def redact_url(url: str) -> str:
+    """The URL with its password, if any, replaced by '***' (for logs and messages)."""
+    parts = urlsplit(url)
+    if parts.password is not None:
+        host = parts.netloc.rpartition("@")[2]
+        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if parts.password is None and all(k != "password" for k, _ in query):
+        return url
+    query = [(k, "***" if k == "password" else v) for k, v in query]
+    return urlunsplit(parts._replace(query=urlencode(query, safe="*")))
+
+
 @dataclass
 class ServeOptions:
     """Options of `curia serve`."""
@@ -209,12 +225,15 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
         loop.add_signal_handler(sig, stop.set)
     try:
         if options.metrics_port is not None:
-            start_http_server(options.metrics_port)
+            metrics_host = "0.0.0.0" if options.host in ("[::]", "0.0.0.0", "") \
+                else options.host.strip("[]")
+            start_http_server(options.metrics_port, addr=metrics_host)
         server, port = await create_server(store, f"{options.host}:{options.port}")
-        log.info("serving", extra={"port": port, "redis": redis_url,
+        shown = redact_url(redis_url)  # a password in the URL stays out of logs and stdout
+        log.info("serving", extra={"port": port, "redis": shown,
                                    "metrics_port": options.metrics_port})
         if ready is not None:
-            ready(port, redis_url)
+            ready(port, shown)
         background = asyncio.create_task(run_background(GameKeeper(store), stop))
         await stop.wait()
         await server.stop(grace=2.0)

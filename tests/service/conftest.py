@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
+import select
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -46,10 +48,11 @@ class ServiceProcess:
     """`curia serve` as a real process (python -m curia serve)."""
 
     def __init__(self, redis_url: str | None, port: int | None = None,
-                 data_dir: Path | None = None, metrics_port: int | None = None) -> None:
+                 data_dir: Path | None = None, metrics_port: int | None = None,
+                 log_level: str = "WARNING") -> None:
         self.port = port or free_port()
         args = [sys.executable, "-m", "curia", "serve", "--port", str(self.port),
-                "--host", "127.0.0.1", "--log-level", "WARNING"]
+                "--host", "127.0.0.1", "--log-level", log_level]
         if redis_url:
             args += ["--redis-url", redis_url]
         if data_dir:
@@ -107,3 +110,32 @@ def service_process(redis_url: str) -> Iterator[type[ServiceProcess]]:
     yield Tracked
     for process in started:
         process.stop()
+
+
+def served_redis_url(process: ServiceProcess, timeout: float = 10.0) -> str:
+    """The Redis URL a `curia serve` process announced on stdout ("curia serving on port
+    P (redis URL)"): for an embedded Redis, where its port is. Read once per process."""
+    assert process.process.stdout is not None
+    readable, _, _ = select.select([process.process.stdout], [], [], timeout)
+    assert readable, "curia serve printed no ready line"
+    line = process.process.stdout.readline().decode()
+    found = re.search(r"\(redis (\S+)\)", line)
+    assert found, f"unexpected ready line: {line!r}"
+    return found.group(1)
+
+
+def port_answers(port: int, host: str = "127.0.0.1") -> bool:
+    """True if something accepts TCP connections on the port."""
+    with socket.socket() as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex((host, port)) == 0
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float, interval: float = 0.05,
+               message: str = "condition") -> None:
+    """Poll `predicate` until true; fail the test after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+        time.sleep(interval)

@@ -43,3 +43,27 @@ def play_out(client: CuriaClient, game: Game, rng: random.Random,
             return view
         step(client, game, rng)
     raise AssertionError("the game did not end")
+
+
+def replay(record: pb.GameRecord) -> pb.GameResult:
+    """Replay a record's decisions with the local engine (each for its seat) from its seed;
+    the game must end exactly at the last decision. Its result, as the contract's message."""
+    import games
+    from service import codec
+
+    state = games.new_game(record.game, record.variant, record.num_seats,
+                           dict(record.options), record.seed)
+    for decision in record.decisions:
+        assert not state.is_over, f"the game was over before version {decision.version}"
+        state.apply(decision.seat, decision.notation)
+    assert state.is_over, "the replayed game did not end"
+    result = state.result()
+    assert result is not None
+    forfeited = {s.seat for s in record.result.scores if s.forfeited}
+    return codec.result_to_proto(result, forfeited)
+
+
+def assert_contiguous(record: pb.GameRecord) -> None:
+    """The record's decisions are versions 1..N, each once, in order."""
+    versions = [d.version for d in record.decisions]
+    assert versions == list(range(1, len(versions) + 1)), versions
