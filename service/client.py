@@ -45,12 +45,13 @@ class CuriaClient:
     def create_game(self, game: str, variant: str, num_seats: int, *,
                     options: dict[str, int] | None = None, seed: int | None = None,
                     open_seats: tuple[int, ...] = (), decision_ms: int = 0,
-                    on_timeout: str = "random") -> pb.CreateGameResponse:
+                    bank_ms: int = 0, on_timeout: str = "random",
+                    forfeit_on_illegal: bool = False) -> pb.CreateGameResponse:
         request = pb.CreateGameRequest(
             game=game, variant=variant, num_seats=num_seats, options=options or {},
-            open_seats=list(open_seats),
+            open_seats=list(open_seats), forfeit_on_illegal=forfeit_on_illegal,
             time_control=pb.TimeControl(
-                decision_ms=decision_ms,
+                decision_ms=decision_ms, bank_ms=bank_ms,
                 on_timeout=pb.TIMEOUT_POLICY_FORFEIT if on_timeout == "forfeit"
                 else pb.TIMEOUT_POLICY_RANDOM))
         if seed is not None:
@@ -82,6 +83,10 @@ class CuriaClient:
         stream: Any = self.stub.WatchGame(pb.WatchGameRequest(
             game_id=game_id, seat_token=token, after_version=after_version))
         yield from stream
+
+    def resign(self, game_id: str, token: str, reason: str = "") -> pb.ResignSeatResponse:
+        return self.stub.ResignSeat(pb.ResignSeatRequest(
+            game_id=game_id, seat_token=token, reason=reason), timeout=self.timeout)
 
     def record(self, game_id: str) -> pb.GameRecord:
         return self.stub.GetGameRecord(pb.GetGameRecordRequest(game_id=game_id),

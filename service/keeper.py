@@ -70,6 +70,37 @@ def events_from_json(text: str) -> list[Event]:
             for kind, data, seats in json.loads(text)]
 
 
+def new_clock(meta: dict[str, Any], now: int) -> dict[str, Any]:
+    """Time banks: each seat's thinking time left, and when the current decision began."""
+    bank = meta.get("bank_ms", 0)
+    return {"bank": [bank] * meta["num_seats"] if bank else None, "since": now}
+
+
+def charge(clock: dict[str, Any], seat: int | None, now: int) -> dict[str, Any]:
+    """The clock after `seat` decided at `now` (None: nobody is charged)."""
+    bank = clock.get("bank")
+    if bank and seat is not None:
+        bank = list(bank)
+        bank[seat] -= now - clock["since"]
+    return {"bank": bank, "since": now}
+
+
+def deadline_for(meta: dict[str, Any], clock: dict[str, Any], mover: int, now: int) -> int:
+    """When the mover's decision times out: the sooner of decision_ms and its bank."""
+    limits = [meta["decision_ms"]] if meta["decision_ms"] else []
+    if clock.get("bank"):
+        limits.append(max(0, clock["bank"][mover]))
+    return now + min(limits) if limits else 0
+
+
+def bank_left(clock: dict[str, Any], seat: int | None, mover: int | None,
+              now: int) -> int | None:
+    if seat is None or not clock.get("bank"):
+        return None
+    left = int(clock["bank"][seat])
+    return left - (now - clock["since"]) if seat == mover else left
+
+
 def fallback_decision(state: GameState, seed: int, version: int, seat: int) -> Any:
     """The seeded random decision the server takes for a seat that timed out or forfeited."""
     legal = state.legal_decisions(seat)
@@ -106,8 +137,11 @@ class GameKeeper:
         if len(open_seats) != len(request.open_seats) or any(s >= seats for s in open_seats):
             raise invalid(f"open_seats must be distinct seats below num_seats={seats}")
         decision_ms = request.time_control.decision_ms
-        if decision_ms > MAX_DECISION_MS or request.time_control.on_timeout not in POLICIES:
-            raise invalid("time_control: decision_ms at most 3600000 and a known policy")
+        bank_ms = request.time_control.bank_ms
+        if (decision_ms > MAX_DECISION_MS or bank_ms > 24 * MAX_DECISION_MS
+                or request.time_control.on_timeout not in POLICIES):
+            raise invalid("time_control: decision_ms at most 3600000, bank_ms at most "
+                          "86400000, and a known policy")
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
         try:
             state = games.new_game(request.game, request.variant, seats,
@@ -119,13 +153,16 @@ class GameKeeper:
         meta: dict[str, Any] = {
                 "game": request.game, "variant": request.variant, "num_seats": seats,
                 "options": state.options, "seed": seed, "seat_names": state.seat_names(),
-                "decision_ms": decision_ms,
+                "decision_ms": decision_ms, "bank_ms": bank_ms,
+                "forfeit_on_illegal": request.forfeit_on_illegal,
                 "policy": POLICIES[request.time_control.on_timeout],
                 "created_ms": now_ms(), "start_events": events_json(state.events)}
         status = "waiting" if open_seats else "in_progress"
-        deadline = now_ms() + decision_ms if decision_ms and not open_seats else 0
+        now = now_ms()
+        clock = new_clock(meta, now)
+        deadline = deadline_for(meta, clock, state.to_move()[0], now) if not open_seats else 0
         await self.store.create(game_id, meta, state.to_bytes(), status,
-                                {s: token_hash(t) for s, t in tokens.items()}, deadline)
+                                {s: token_hash(t) for s, t in tokens.items()}, deadline, clock)
         GAMES_CREATED.labels(request.game).inc()
         log.info("game created", extra={"game_id": game_id, "game": request.game,
                                         "variant": request.variant, "seats": seats})
@@ -147,9 +184,11 @@ class GameKeeper:
             raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "no_open_seat",
                                "this game has no open seat left")
         token = secrets.token_urlsafe(32)
-        decision_ms = stored.meta["decision_ms"]
+        now = now_ms()
+        clock = new_clock(stored.meta, now)
+        mover = games.load(stored.state).to_move()[0]
         outcome = await self.store.join(stored.game_id, seat, token_hash(token),
-                                        now_ms() + decision_ms if decision_ms else 0)
+                                        deadline_for(stored.meta, clock, mover, now), clock)
         if outcome == "taken":
             raise ServiceError(grpc.StatusCode.ALREADY_EXISTS, "seat_taken",
                                f"seat {seat} is already taken")
@@ -188,9 +227,13 @@ class GameKeeper:
         stored = await self.load(request.game_id)
         seat = self.seat_of(stored, request.seat_token, required=False)
         state = games.load(stored.state)
-        return pb.GetViewResponse(view=build_view(
-            stored.game_id, stored.meta, state, stored.version, stored.status, seat,
-            stored.deadline, stored.forfeits))
+        return pb.GetViewResponse(view=self._view(stored, state, seat))
+
+    def _view(self, stored: StoredGame, state: GameState, seat: int | None) -> pb.View:
+        mover = state.to_move()[0] if state.to_move() else None
+        return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
+                          seat, stored.deadline, stored.forfeits,
+                          bank_left(stored.clock, seat, mover, now_ms()))
 
     async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
         stored = await self.load(request.game_id)
@@ -207,7 +250,8 @@ class GameKeeper:
             seat_names=meta["seat_names"],
             time_control=pb.TimeControl(decision_ms=meta["decision_ms"],
                                         on_timeout=POLICY_ENUM[meta["policy"]]),
-            result=codec.result_to_proto(result, set(stored.forfeits)),
+            result=build_view(stored.game_id, meta, state, stored.version, stored.status,
+                              None, 0, stored.forfeits).result,
             decisions=[pb.RecordedDecision(version=e.version, seat=e.seat,
                                            notation=e.notation, cause=CAUSES[e.cause],
                                            unix_ms=e.ms) for e in entries])
@@ -234,12 +278,20 @@ class GameKeeper:
             raise precondition("game_over", "the game is over")
         if request.expected_version != stored.version:
             raise stale(request.expected_version, stored.version)
+        if stored.deadline and now_ms() > stored.deadline:
+            raise precondition("time_up", "the time for this decision is up; the timeout "
+                                          "policy applies")
         state = games.load(stored.state)
         try:
             decision = codec.decision_from_proto(state, request.decision)
             events = state.apply(seat, decision)
         except DecisionError as error:
-            raise from_decision_error(error) from None
+            refusal = from_decision_error(error)
+            if stored.meta.get("forfeit_on_illegal") and refusal.reason in (
+                    "illegal", "invalid_argument") and seat in state.to_move():
+                await self._forfeit(stored, seat, "illegal")
+                refusal.message += "; the seat forfeits (forfeit_on_illegal)"
+            raise refusal from None
         committed = await self._commit(stored, state, seat, decision, events, "seat",
                                        f"{seat}:{request.request_id}")
         if committed.outcome == "duplicate":
@@ -253,17 +305,20 @@ class GameKeeper:
                 committed.version, events, seat), view=view, duplicate=False)
 
     async def _commit(self, stored: StoredGame, state: GameState, seat: int, decision: Any,
-                      events: list[Event], cause: str, request_key: str) -> Any:
+                      events: list[Event], cause: str, request_key: str,
+                      new_forfeits: dict[int, str] | None = None) -> Any:
         status = "finished" if state.is_over else "in_progress"
-        decision_ms = stored.meta["decision_ms"]
-        deadline = now_ms() + decision_ms if decision_ms and status == "in_progress" else 0
-        stored.deadline = deadline
+        now = now_ms()
+        clock = charge(stored.clock, seat if cause != "forfeited" else None, now)
+        deadline = (deadline_for(stored.meta, clock, state.to_move()[0], now)
+                    if status == "in_progress" else 0)
         committed = await self.store.commit(
             stored.game_id, stored.version, state.to_bytes(), request_key=request_key,
-            status=status, deadline=deadline, forfeits=stored.forfeits, seat=seat,
-            notation=notation(decision), cause=cause, events=events_json(events))
+            status=status, deadline=deadline, new_forfeits=new_forfeits or {}, clock=clock,
+            seat=seat, notation=notation(decision), cause=cause, events=events_json(events))
         if committed.outcome == "ok":
-            stored.status = status
+            stored.status, stored.deadline, stored.clock = status, deadline, clock
+            stored.forfeits = {**stored.forfeits, **(new_forfeits or {})}
             DECISIONS_APPLIED.labels(state.game, cause).inc()
             log.debug("decision applied", extra={
                 "game_id": stored.game_id, "version": committed.version, "seat": seat,
@@ -288,8 +343,7 @@ class GameKeeper:
                 stored, state = fresh, games.load(fresh.state)
                 break
             stored.version = committed.version
-        return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
-                          seat, stored.deadline, stored.forfeits)
+        return self._view(stored, state, seat)
 
     async def _duplicate(self, game_id: str, seat: int,
                          version: int) -> pb.SubmitDecisionResponse:
@@ -297,8 +351,7 @@ class GameKeeper:
         entries = await self.store.log(game_id, version - 1, version)
         events = events_from_json(entries[0].events) if entries else []
         stored = await self.load(game_id)
-        view = build_view(game_id, stored.meta, games.load(stored.state), stored.version,
-                          stored.status, seat, stored.deadline, stored.forfeits)
+        view = self._view(stored, games.load(stored.state), seat)
         return pb.SubmitDecisionResponse(version=version, duplicate=True, view=view,
                                          events=codec.events_to_proto(version, events, seat))
 
@@ -321,12 +374,11 @@ class GameKeeper:
         state = games.load(stored.state)
         seat = state.to_move()[0]
         policy = stored.meta["policy"]
-        if policy == "forfeit" and seat not in stored.forfeits:
-            stored.forfeits = sorted({*stored.forfeits, seat})
+        forfeit = {seat: "timeout"} if policy == "forfeit" else {}
         decision = fallback_decision(state, stored.meta["seed"], stored.version, seat)
         events = state.apply(seat, decision)
         committed = await self._commit(stored, state, seat, decision, events, "timeout",
-                                       f"{seat}:timeout:{stored.version}")
+                                       f"{seat}:timeout:{stored.version}", forfeit)
         if committed.outcome != "ok":
             return 0
         TIMEOUTS.labels(policy).inc()
@@ -335,6 +387,28 @@ class GameKeeper:
         stored.version = committed.version
         await self._autoplay(stored, state, None)
         return 1
+
+    async def resign(self, request: pb.ResignSeatRequest) -> pb.ResignSeatResponse:
+        """The seat forfeits; the server decides for it from now on."""
+        stored = await self.load(request.game_id)
+        seat = self.seat_of(stored, request.seat_token, required=True)
+        assert seat is not None
+        if len(request.reason) > MAX_NOTATION:
+            raise invalid(f"reason is at most {MAX_NOTATION} characters")
+        if stored.status != "in_progress":
+            raise precondition("not_in_progress", f"the game is {stored.status}")
+        view = await self._forfeit(stored, seat, request.reason or "resigned")
+        return pb.ResignSeatResponse(version=view.version, view=view)
+
+    async def _forfeit(self, stored: StoredGame, seat: int, reason: str) -> pb.View:
+        """Record a forfeit, then decide for the seat if it is to move."""
+        merged = await self.store.forfeit(stored.game_id, seat, reason)
+        if merged is None:
+            raise precondition("not_in_progress", "the game is not in progress")
+        log.info("seat forfeits", extra={"game_id": stored.game_id, "seat": seat,
+                                         "reason": reason})
+        fresh = await self.load(stored.game_id)
+        return await self._autoplay(fresh, games.load(fresh.state), seat)
 
     # -- watching -------------------------------------------------------------------------
     async def watch(self, request: pb.WatchGameRequest) -> AsyncIterator[pb.WatchGameResponse]:
@@ -367,7 +441,7 @@ class GameKeeper:
                                     entry.forfeits))
 
     async def _state_at(self, stored: StoredGame,
-                        version: int) -> tuple[GameState, int, list[int]]:
+                        version: int) -> tuple[GameState, int, dict[int, str]]:
         """The game at `version`: the stored state, or a replay of its log from the seed."""
         if version == stored.version:
             return games.load(stored.state), stored.deadline, stored.forfeits
@@ -378,7 +452,7 @@ class GameKeeper:
         for entry in entries:
             state.apply(entry.seat, entry.notation)
         last = entries[-1] if entries else None
-        return state, last.deadline if last else 0, last.forfeits if last else []
+        return state, last.deadline if last else 0, last.forfeits if last else {}
 
 
 def _status(state: GameState, otherwise: str) -> str:

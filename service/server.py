@@ -96,6 +96,10 @@ class GameService(pb_grpc.GameServiceServicer):
                              context: grpc.aio.ServicerContext) -> pb.SubmitDecisionResponse:
         return await self._unary("SubmitDecision", request, context, self.keeper.submit)
 
+    async def ResignSeat(self, request: pb.ResignSeatRequest,
+                         context: grpc.aio.ServicerContext) -> pb.ResignSeatResponse:
+        return await self._unary("ResignSeat", request, context, self.keeper.resign)
+
     async def GetGameRecord(self, request: pb.GetGameRecordRequest,
                             context: grpc.aio.ServicerContext) -> pb.GetGameRecordResponse:
         return await self._unary("GetGameRecord", request, context, self.keeper.record)

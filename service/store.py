@@ -3,7 +3,8 @@
 Keys of one game share the hash tag `{<game id>}`, so they live in one Redis Cluster slot:
 
     curia:{id}:game      hash    meta (JSON), state (engine bytes), version, status,
-                                 token:<seat> (SHA-256 of the seat token), forfeits, deadline
+                                 token:<seat> (SHA-256 of the seat token), deadline,
+                                 forfeits (JSON {seat: reason}), clock (JSON time banks)
     curia:{id}:log       stream  one entry per version, id "<version>-1": seat, notation,
                                  cause, events (JSON), ms, deadline, forfeits
     curia:{id}:requests  hash    "<seat>:<request id>" -> the version it produced
@@ -32,10 +33,24 @@ CLUSTER_SCHEME = "redis+cluster://"
 ACTIVE = "curia:active"
 DEADLINES = "curia:deadlines"
 
+#: Merges forfeits (JSON object seat -> reason) into the game hash; returns the merged JSON.
+MERGE_FORFEITS = """
+local function merge_forfeits(key, added)
+  local merged = cjson.decode(redis.call('HGET', key, 'forfeits') or '{}')
+  for seat, reason in pairs(cjson.decode(added)) do
+    if merged[seat] == nil then merged[seat] = reason end
+  end
+  local text = cjson.encode(merged)
+  if text == '[]' then text = '{}' end
+  redis.call('HSET', key, 'forfeits', text)
+  return text
+end
+"""
+
 #: KEYS: game hash, log stream, requests hash.
-#: ARGV: expected version, state, request key, status, deadline, forfeits, seat, notation,
-#:       cause, events, ms, ttl seconds (0: keep).
-COMMIT_SCRIPT = """
+#: ARGV: expected version, state, request key, status, deadline, forfeits to add, seat,
+#:       notation, cause, events, ms, ttl seconds (0: keep), clock.
+COMMIT_SCRIPT = MERGE_FORFEITS + """
 local done = redis.call('HGET', KEYS[3], ARGV[3])
 if done then return {'duplicate', done} end
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -43,10 +58,11 @@ if not current then return {'missing', '0'} end
 if tonumber(current) ~= tonumber(ARGV[1]) then return {'stale', current} end
 local version = tonumber(current) + 1
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[4],
-           'deadline', ARGV[5], 'forfeits', ARGV[6])
+           'deadline', ARGV[5], 'clock', ARGV[13])
+local forfeits = merge_forfeits(KEYS[1], ARGV[6])
 redis.call('XADD', KEYS[2], version .. '-1', 'seat', ARGV[7], 'notation', ARGV[8],
            'cause', ARGV[9], 'events', ARGV[10], 'ms', ARGV[11], 'deadline', ARGV[5],
-           'forfeits', ARGV[6])
+           'forfeits', forfeits)
 redis.call('HSET', KEYS[3], ARGV[3], version)
 local ttl = tonumber(ARGV[12])
 if ttl > 0 then
@@ -55,7 +71,14 @@ end
 return {'ok', tostring(version)}
 """
 
-#: KEYS: game hash. ARGV: seat, token hash, status when this seat was the last open one.
+#: KEYS: game hash. ARGV: seats and reasons to add (JSON). Returns the merged forfeits.
+FORFEIT_SCRIPT = MERGE_FORFEITS + """
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return false end
+return merge_forfeits(KEYS[1], ARGV[1])
+"""
+
+#: KEYS: game hash. ARGV: seat, token hash, status, deadline and clock when this seat was
+#: the last open one.
 JOIN_SCRIPT = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
 if redis.call('HEXISTS', KEYS[1], 'token:' .. ARGV[1]) == 1 then return 'taken' end
@@ -64,7 +87,7 @@ local meta = cjson.decode(redis.call('HGET', KEYS[1], 'meta'))
 for seat = 0, meta['num_seats'] - 1 do
   if redis.call('HEXISTS', KEYS[1], 'token:' .. seat) == 0 then return 'joined' end
 end
-redis.call('HSET', KEYS[1], 'status', ARGV[3], 'deadline', ARGV[4])
+redis.call('HSET', KEYS[1], 'status', ARGV[3], 'deadline', ARGV[4], 'clock', ARGV[5])
 return 'started'
 """
 
@@ -93,8 +116,9 @@ class StoredGame:
     version: int
     status: str
     token_hashes: dict[int, str]
-    forfeits: list[int] = field(default_factory=list)
+    forfeits: dict[int, str] = field(default_factory=dict)
     deadline: int = 0
+    clock: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -108,7 +132,7 @@ class LogEntry:
     events: str
     ms: int
     deadline: int
-    forfeits: list[int]
+    forfeits: dict[int, str]
 
 
 @dataclass(frozen=True)
@@ -128,6 +152,7 @@ class GameStore:
         self.finished_ttl = finished_ttl
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._join = client.register_script(JOIN_SCRIPT)
+        self._forfeit = client.register_script(FORFEIT_SCRIPT)
 
     @classmethod
     def from_url(cls, url: str, finished_ttl: int = 7 * 24 * 3600) -> GameStore:
@@ -142,10 +167,12 @@ class GameStore:
         await self.redis.aclose()
 
     async def create(self, game_id: str, meta: dict[str, Any], state: bytes, status: str,
-                     token_hashes: dict[int, str], deadline: int) -> None:
+                     token_hashes: dict[int, str], deadline: int,
+                     clock: dict[str, Any]) -> None:
         game_key = keys(game_id)[0]
         fields: dict[str, Any] = {"meta": json.dumps(meta), "state": state, "version": 0,
-                                  "status": status, "forfeits": "[]", "deadline": deadline}
+                                  "status": status, "forfeits": "{}", "deadline": deadline,
+                                  "clock": json.dumps(clock)}
         fields.update({f"token:{seat}": h for seat, h in token_hashes.items()})
         with REDIS_SECONDS.labels("create").time():
             created = await self.redis.hsetnx(game_key, "meta", fields["meta"])
@@ -165,8 +192,9 @@ class GameStore:
         return StoredGame(
             game_id=game_id, meta=json.loads(raw[b"meta"]), state=raw[b"state"],
             version=int(raw[b"version"]), status=raw[b"status"].decode(),
-            token_hashes=tokens, forfeits=json.loads(raw.get(b"forfeits", b"[]")),
-            deadline=int(raw.get(b"deadline", b"0")))
+            token_hashes=tokens, forfeits=_forfeits(raw.get(b"forfeits", b"{}")),
+            deadline=int(raw.get(b"deadline", b"0")),
+            clock=json.loads(raw.get(b"clock", b"{}")))
 
     async def request_version(self, game_id: str, seat: int, request_id: str) -> int | None:
         """The version a request id already produced for this seat, if any."""
@@ -175,12 +203,14 @@ class GameStore:
         return int(found) if found is not None else None
 
     async def commit(self, game_id: str, expected_version: int, state: bytes, *,
-                     request_key: str, status: str, deadline: int, forfeits: list[int],
-                     seat: int, notation: str, cause: str, events: str) -> Commit:
+                     request_key: str, status: str, deadline: int,
+                     new_forfeits: dict[int, str], clock: dict[str, Any], seat: int,
+                     notation: str, cause: str, events: str) -> Commit:
         """Compare-and-set the next version, append its log entry, record the request."""
         ttl = self.finished_ttl if status == "finished" else 0
-        args = [expected_version, state, request_key, status, deadline, json.dumps(forfeits),
-                seat, notation, cause, events, now_ms(), ttl]
+        args = [expected_version, state, request_key, status, deadline,
+                json.dumps({str(s): r for s, r in new_forfeits.items()}), seat, notation,
+                cause, events, now_ms(), ttl, json.dumps(clock)]
         with REDIS_SECONDS.labels("commit").time():
             outcome, version = await self._commit(keys=list(keys(game_id)), args=args)
         result = Commit(outcome.decode(), int(version))
@@ -195,15 +225,23 @@ class GameStore:
         elif deadline:
             await self.schedule(game_id, deadline)
 
-    async def join(self, game_id: str, seat: int, hashed: str, deadline: int) -> str:
+    async def join(self, game_id: str, seat: int, hashed: str, deadline: int,
+                   clock: dict[str, Any]) -> str:
         """Take an open seat: 'joined', 'started' (the last one), 'taken' or 'missing'."""
         with REDIS_SECONDS.labels("join").time():
-            answer = await self._join(keys=[keys(game_id)[0]],
-                                      args=[seat, hashed, "in_progress", deadline])
+            answer = await self._join(keys=[keys(game_id)[0]], args=[
+                seat, hashed, "in_progress", deadline, json.dumps(clock)])
         outcome = answer.decode() if isinstance(answer, bytes) else str(answer)
         if outcome == "started" and deadline:
             await self.schedule(game_id, deadline)
         return outcome
+
+    async def forfeit(self, game_id: str, seat: int, reason: str) -> dict[int, str] | None:
+        """Add a forfeit to a game in progress; the merged forfeits, or None if not in play."""
+        with REDIS_SECONDS.labels("forfeit").time():
+            merged = await self._forfeit(keys=[keys(game_id)[0]],
+                                         args=[json.dumps({str(seat): reason})])
+        return _forfeits(merged) if merged else None
 
     async def log(self, game_id: str, after_version: int = 0,
                   up_to: int | None = None) -> list[LogEntry]:
@@ -241,4 +279,8 @@ def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry:
         version=int(entry_id.split(b"-")[0]), seat=int(fields[b"seat"]),
         notation=fields[b"notation"].decode(), cause=fields[b"cause"].decode(),
         events=fields[b"events"].decode(), ms=int(fields[b"ms"]),
-        deadline=int(fields[b"deadline"]), forfeits=json.loads(fields[b"forfeits"]))
+        deadline=int(fields[b"deadline"]), forfeits=_forfeits(fields[b"forfeits"]))
+
+
+def _forfeits(text: bytes | str) -> dict[int, str]:
+    return {int(seat): reason for seat, reason in json.loads(text).items()}

@@ -22,7 +22,8 @@ STATUS = {
 
 
 def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: int,
-               status: str, seat: int | None, deadline: int, forfeits: list[int]) -> pb.View:
+               status: str, seat: int | None, deadline: int, forfeits: dict[int, str],
+               bank_left: int | None = None) -> pb.View:
     """The view of `seat` (None: a spectator) of a game at `version`."""
     observation = state.observation(seat)
     view = pb.View(
@@ -34,7 +35,10 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
         "waiting for open seats to be joined",
         deadline_unix_ms=deadline if status == "in_progress" else 0,
         game=state.game, variant=state.variant, seat_names=meta["seat_names"],
+        forfeited_seats=sorted(forfeits),
     )
+    if bank_left is not None:
+        view.bank_left_ms = bank_left
     if seat is not None:
         view.seat = seat
         if status == "in_progress" and seat in state.to_move():
@@ -43,4 +47,6 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
     result = state.result()
     if result is not None:
         view.result.CopyFrom(codec.result_to_proto(result, set(forfeits)))
+        for score in view.result.scores:
+            score.forfeit_reason = forfeits.get(score.seat, "")
     return view

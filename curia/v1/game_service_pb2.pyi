@@ -84,15 +84,17 @@ class OptionDescription(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., default_value: _Optional[int] = ..., min_value: _Optional[int] = ..., max_value: _Optional[int] = ...) -> None: ...
 
 class TimeControl(_message.Message):
-    __slots__ = ("decision_ms", "on_timeout")
+    __slots__ = ("decision_ms", "on_timeout", "bank_ms")
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     ON_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
     decision_ms: int
     on_timeout: TimeoutPolicy
-    def __init__(self, decision_ms: _Optional[int] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ...) -> None: ...
+    bank_ms: int
+    def __init__(self, decision_ms: _Optional[int] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game", "variant", "num_seats", "options", "seed", "open_seats", "time_control")
+    __slots__ = ("game", "variant", "num_seats", "options", "seed", "open_seats", "time_control", "forfeit_on_illegal")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -107,6 +109,7 @@ class CreateGameRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_ON_ILLEGAL_FIELD_NUMBER: _ClassVar[int]
     game: str
     variant: str
     num_seats: int
@@ -114,7 +117,8 @@ class CreateGameRequest(_message.Message):
     seed: int
     open_seats: _containers.RepeatedScalarFieldContainer[int]
     time_control: TimeControl
-    def __init__(self, game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., open_seats: _Optional[_Iterable[int]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
+    forfeit_on_illegal: bool
+    def __init__(self, game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., open_seats: _Optional[_Iterable[int]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., forfeit_on_illegal: _Optional[bool] = ...) -> None: ...
 
 class SeatCredential(_message.Message):
     __slots__ = ("seat", "token", "name")
@@ -175,7 +179,7 @@ class Event(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names")
+    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -190,6 +194,8 @@ class View(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_SEATS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -204,7 +210,9 @@ class View(_message.Message):
     game: str
     variant: str
     seat_names: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+    bank_left_ms: int
+    forfeited_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("game_id", "seat_token")
@@ -267,6 +275,24 @@ class WatchGameResponse(_message.Message):
     view: View
     decision: RecordedDecision
     def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[RecordedDecision, _Mapping]] = ...) -> None: ...
+
+class ResignSeatRequest(_message.Message):
+    __slots__ = ("game_id", "seat_token", "reason")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat_token: str
+    reason: str
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ResignSeatResponse(_message.Message):
+    __slots__ = ("version", "view")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    view: View
+    def __init__(self, version: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
 
 class GetGameRecordRequest(_message.Message):
     __slots__ = ("game_id",)
@@ -334,7 +360,7 @@ class RankGroup(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SeatScore(_message.Message):
-    __slots__ = ("seat", "rank", "figures", "forfeited", "ordered_figures")
+    __slots__ = ("seat", "rank", "figures", "forfeited", "ordered_figures", "forfeit_reason")
     class FiguresEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -347,12 +373,14 @@ class SeatScore(_message.Message):
     FIGURES_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
     ORDERED_FIGURES_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_REASON_FIELD_NUMBER: _ClassVar[int]
     seat: int
     rank: int
     figures: _containers.ScalarMap[str, int]
     forfeited: bool
     ordered_figures: _containers.RepeatedCompositeFieldContainer[ScoreFigure]
-    def __init__(self, seat: _Optional[int] = ..., rank: _Optional[int] = ..., figures: _Optional[_Mapping[str, int]] = ..., forfeited: _Optional[bool] = ..., ordered_figures: _Optional[_Iterable[_Union[ScoreFigure, _Mapping]]] = ...) -> None: ...
+    forfeit_reason: str
+    def __init__(self, seat: _Optional[int] = ..., rank: _Optional[int] = ..., figures: _Optional[_Mapping[str, int]] = ..., forfeited: _Optional[bool] = ..., ordered_figures: _Optional[_Iterable[_Union[ScoreFigure, _Mapping]]] = ..., forfeit_reason: _Optional[str] = ...) -> None: ...
 
 class ScoreFigure(_message.Message):
     __slots__ = ("name", "value")

@@ -78,6 +78,11 @@ class GameServiceStub:
                 request_serializer=curia_dot_v1_dot_game__service__pb2.WatchGameRequest.SerializeToString,
                 response_deserializer=curia_dot_v1_dot_game__service__pb2.WatchGameResponse.FromString,
                 _registered_method=True)
+        self.ResignSeat = channel.unary_unary(
+                '/curia.v1.GameService/ResignSeat',
+                request_serializer=curia_dot_v1_dot_game__service__pb2.ResignSeatRequest.SerializeToString,
+                response_deserializer=curia_dot_v1_dot_game__service__pb2.ResignSeatResponse.FromString,
+                _registered_method=True)
         self.GetGameRecord = channel.unary_unary(
                 '/curia.v1.GameService/GetGameRecord',
                 request_serializer=curia_dot_v1_dot_game__service__pb2.GetGameRecordRequest.SerializeToString,
@@ -144,6 +149,13 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ResignSeat(self, request, context):
+        """A seat resigns (forfeits): it is ranked last and the server decides for it from now on.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetGameRecord(self, request, context):
         """The full record of a finished game: seed, decisions, events, result.
         """
@@ -183,6 +195,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.WatchGame,
                     request_deserializer=curia_dot_v1_dot_game__service__pb2.WatchGameRequest.FromString,
                     response_serializer=curia_dot_v1_dot_game__service__pb2.WatchGameResponse.SerializeToString,
+            ),
+            'ResignSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResignSeat,
+                    request_deserializer=curia_dot_v1_dot_game__service__pb2.ResignSeatRequest.FromString,
+                    response_serializer=curia_dot_v1_dot_game__service__pb2.ResignSeatResponse.SerializeToString,
             ),
             'GetGameRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetGameRecord,
@@ -366,6 +383,33 @@ class GameService:
             '/curia.v1.GameService/WatchGame',
             curia_dot_v1_dot_game__service__pb2.WatchGameRequest.SerializeToString,
             curia_dot_v1_dot_game__service__pb2.WatchGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResignSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/curia.v1.GameService/ResignSeat',
+            curia_dot_v1_dot_game__service__pb2.ResignSeatRequest.SerializeToString,
+            curia_dot_v1_dot_game__service__pb2.ResignSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -302,3 +302,59 @@ def test_forfeit_policy_ranks_the_seat_last_and_finishes_the_game(client: CuriaC
     assert list(view.result.ranking[-1].seats) == [sleeper]
     causes = {d.cause for d in client.record(game.game_id).decisions if d.seat == sleeper}
     assert pb.DECISION_CAUSE_TIMEOUT in causes and pb.DECISION_CAUSE_FORFEITED in causes
+
+
+# -- tournament rules: time bank, forfeit on illegal, resignation -------------------------
+def test_a_time_bank_runs_down_and_then_forfeits(client: CuriaClient) -> None:
+    game = new_game(client, seed=51, bank_ms=400, decision_ms=5000, on_timeout="forfeit")
+    mover = client.view(game.game_id).to_move[0]
+    first = client.view(game.game_id, game.tokens[mover])
+    assert 0 < first.bank_left_ms <= 400
+    time.sleep(0.15)
+    later = client.view(game.game_id, game.tokens[mover])
+    assert later.bank_left_ms <= first.bank_left_ms - 100
+    assert first.deadline_unix_ms - time.time() * 1000 < 400, "the bank bounds the deadline"
+    wait_for(lambda: mover in client.view(game.game_id).forfeited_seats, timeout=5)
+    final = client.view(game.game_id)
+    assert final.version >= 1
+
+
+def test_forfeit_on_illegal_ranks_the_seat_last(client: CuriaClient) -> None:
+    game = new_game(client, seed=61, forfeit_on_illegal=True, options={"max_turns": 5})
+    mover = client.view(game.game_id).to_move[0]
+    refused(lambda: client.submit(game.game_id, game.tokens[mover], 0, "power forum"),
+            grpc.StatusCode.FAILED_PRECONDITION, "the seat forfeits")
+    view = client.view(game.game_id)
+    assert list(view.forfeited_seats) == [mover] and view.to_move[0] != mover
+    assert view.version == 1, "the server decided for the forfeited seat"
+    final = play_out(client, game, random.Random(61))
+    last = {s.seat: s for s in final.result.scores}[mover]
+    assert last.forfeited and last.forfeit_reason == "illegal" and last.rank == 3
+
+
+def test_without_forfeit_on_illegal_an_illegal_decision_changes_nothing(
+        client: CuriaClient) -> None:
+    game = new_game(client, seed=62)
+    mover = client.view(game.game_id).to_move[0]
+    refused(lambda: client.submit(game.game_id, game.tokens[mover], 0, "power forum"),
+            grpc.StatusCode.FAILED_PRECONDITION, "illegal")
+    view = client.view(game.game_id)
+    assert view.version == 0 and not view.forfeited_seats
+
+
+def test_a_resigned_seat_is_played_by_the_server_and_ranked_last(client: CuriaClient) -> None:
+    game = new_game(client, seed=71, options={"max_turns": 6})
+    quitter = (client.view(game.game_id).to_move[0] + 1) % 3
+    answer = client.resign(game.game_id, game.tokens[quitter], "crashed: exit code 1")
+    assert list(answer.view.forfeited_seats) == [quitter]
+    refused(lambda: client.resign(game.game_id, "forged", "x"),
+            grpc.StatusCode.UNAUTHENTICATED, "not one of")
+    rng = random.Random(71)
+    while (view := client.view(game.game_id)).status != FINISHED:
+        assert view.to_move[0] != quitter, "the server moves for the resigned seat"
+        step(client, game, rng)
+    last = {s.seat: s for s in view.result.scores}[quitter]
+    assert last.forfeited and last.forfeit_reason == "crashed: exit code 1"
+    causes = {d.cause for d in client.record(game.game_id).decisions if d.seat == quitter}
+    assert causes <= {pb.DECISION_CAUSE_FORFEITED, pb.DECISION_CAUSE_SEAT}
+    assert pb.DECISION_CAUSE_FORFEITED in causes
