@@ -1,0 +1,1 @@
+"""The arena: bot tournaments, their ratings and their reports."""

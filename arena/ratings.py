@@ -1,0 +1,599 @@
+"""Ratings from arena game outcomes: pairwise results, Elo, Bradley–Terry and SPRT.
+
+Pure statistics in the manner of fishtest and fastchess: outcomes or counts in, Elo with
+confidence intervals and log-likelihood ratios out; no I/O and nothing beyond the standard
+library, so it imports anywhere.
+
+A multi-seat game is read as every pair of seats meeting once, scored by finishing order
+(ahead 1, tied 0.5, behind 0). Under a Plackett–Luce finishing order (Gumbel noise on
+log-strengths) each such pair follows the logistic Bradley–Terry law exactly, so the
+two-player tools below apply to 2–5 seat games alike. The pairs of one game are not
+independent, though; `bradley_terry` accounts for that in its intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from statistics import NormalDist
+from typing import Any, Literal
+
+JSON = dict[str, Any]
+ELO_PER_NEPER = 400 / math.log(10)
+"""Elo points per unit of natural-log strength: Elo differences are 400·log10 odds."""
+Matrix = list[list[float]]
+
+
+# ---------------------------------------------------------------------------------------
+# Game outcomes
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameOutcome:
+    """One finished arena game: a line of the arena's results file (JSON lines)."""
+
+    index: int
+    """Position in the tournament schedule; sequential ratings replay games in this order."""
+    seed: int
+    """Seed the game was played with."""
+    seating: tuple[str, ...]
+    """Bot name per seat."""
+    ranking: tuple[tuple[int, ...], ...]
+    """Groups of tied seats, best first; every seat appears exactly once."""
+    forfeits: tuple[int, ...] = ()
+    """Seats that forfeited (time loss, crash, illegal decision); already ranked last
+    (no seat that played on is ranked below one of them)."""
+    reasons: dict[int, str] = field(default_factory=dict, hash=False)
+    """Why a forfeited seat forfeited, for the seats that say (e.g. {1: "timeout"})."""
+    reason: str = ""
+    """Why the game ended (e.g. "target", "max_turns")."""
+    decisions: int = 0
+    """Decisions taken in the game."""
+    turns: int | None = None
+    """Turns played, when the game counts turns."""
+
+    def __post_init__(self) -> None:
+        # Lists and seat keys as strings (JSON shapes) are accepted and normalised.
+        object.__setattr__(self, "seating", tuple(self.seating))
+        object.__setattr__(self, "ranking", tuple(tuple(group) for group in self.ranking))
+        object.__setattr__(self, "forfeits", tuple(self.forfeits))
+        object.__setattr__(self, "reasons", {int(k): v for k, v in self.reasons.items()})
+        problem = _outcome_problem(self)
+        if problem:
+            raise ValueError(f"game {self.index}: {problem}")
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameOutcome:
+        """Parse and validate one results-file record.
+
+        Required: index, seed, seating, ranking. Optional: forfeits ([]), reasons ({},
+        keyed by seat as a string), reason (""), decisions (0), turns (null).
+        Raises ValueError for a missing field, a wrong type or an inconsistent ranking.
+        """
+        missing = [key for key in ("index", "seed", "seating", "ranking") if key not in data]
+        if missing:
+            raise ValueError(f"game record lacks {', '.join(missing)}")
+        try:
+            return cls(
+                index=_int(data["index"]), seed=_int(data["seed"]),
+                seating=tuple(_str(name) for name in _list(data["seating"])),
+                ranking=tuple(tuple(_int(s) for s in _list(group))
+                              for group in _list(data["ranking"])),
+                forfeits=tuple(_int(s) for s in _list(data.get("forfeits", []))),
+                reasons={_int(int(k)): _str(v) for k, v in data.get("reasons", {}).items()},
+                reason=_str(data.get("reason", "")), decisions=_int(data.get("decisions", 0)),
+                turns=None if data.get("turns") is None else _int(data["turns"]),
+            )
+        except (TypeError, AttributeError) as error:
+            raise ValueError(f"malformed game record: {error}") from error
+
+    def to_json(self) -> JSON:
+        """The results-file record; `from_json(to_json())` gives back an equal outcome."""
+        return {
+            "index": self.index, "seed": self.seed, "seating": list(self.seating),
+            "ranking": [list(group) for group in self.ranking],
+            "forfeits": list(self.forfeits),
+            "reasons": {str(seat): why for seat, why in sorted(self.reasons.items())},
+            "reason": self.reason, "decisions": self.decisions, "turns": self.turns,
+        }
+
+    @property
+    def seats(self) -> int:
+        return len(self.seating)
+
+    def places(self) -> list[int]:
+        """Per seat, the index of its group in `ranking` (0 = best; tied seats share it)."""
+        place = [0] * self.seats
+        for group_index, group in enumerate(self.ranking):
+            for seat in group:
+                place[seat] = group_index
+        return place
+
+    def ranks(self) -> list[int]:
+        """Per seat, its 1-based rank; tied seats share the better rank (1, 2, 2, 4)."""
+        rank = [0] * self.seats
+        next_rank = 1
+        for group in self.ranking:
+            for seat in group:
+                rank[seat] = next_rank
+            next_rank += len(group)
+        return rank
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {value!r}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {value!r}")
+    return value
+
+
+def _outcome_problem(game: GameOutcome) -> str | None:
+    """What is inconsistent in a game outcome, or None."""
+    seats = range(game.seats)
+    ranked = sorted(seat for group in game.ranking for seat in group)
+    if game.seats < 2:
+        return "a game needs at least two seats"
+    if ranked != list(seats) or not all(game.ranking):
+        return f"ranking {game.ranking} is not a grouping of seats 0..{game.seats - 1}"
+    if not set(game.forfeits) <= set(seats) or len(set(game.forfeits)) != len(game.forfeits):
+        return f"forfeits {game.forfeits} are not distinct seats"
+    place = game.places()
+    kept = [place[s] for s in seats if s not in game.forfeits]
+    if kept and game.forfeits and max(kept) > min(place[s] for s in game.forfeits):
+        return "a seat that forfeited is ranked above one that did not"
+    if not set(game.reasons) <= set(game.forfeits):
+        return f"reasons given for seats that did not forfeit: {sorted(game.reasons)}"
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# Pairwise results and helpers
+# ---------------------------------------------------------------------------------------
+PairResult = tuple[str, str, float]
+
+
+def pairwise(outcome: GameOutcome) -> list[PairResult]:
+    """The game as pairwise results `(a, b, score of a against b)`, one per pair of seats.
+
+    Seat i before seat j in the finishing order scores 1, tied 0.5, behind 0; pairs are
+    listed once, in seat order (i < j). Two seats played by the same bot are skipped.
+    """
+    place = outcome.places()
+    return [(outcome.seating[i], outcome.seating[j], _pair_score(place[i], place[j]))
+            for i, j in combinations(range(outcome.seats), 2)
+            if outcome.seating[i] != outcome.seating[j]]
+
+
+def _pair_score(place_a: int, place_b: int) -> float:
+    return 1.0 if place_a < place_b else 0.5 if place_a == place_b else 0.0
+
+
+def score_from_elo(difference: float) -> float:
+    """Expected score at an Elo difference: 1 / (1 + 10^(-d/400)) (Elo 1978, logistic)."""
+    return 1 / (1 + 10 ** (-difference / 400))
+
+
+def elo_from_score(score: float) -> float:
+    """Elo difference for an expected score: -400·log10(1/p - 1); ±inf at p = 1 or 0."""
+    if not 0 <= score <= 1:
+        raise ValueError(f"score {score} is not in [0, 1]")
+    if score in (0, 1):
+        return math.copysign(math.inf, score - 0.5)
+    return -400 * math.log10(1 / score - 1)
+
+
+def score_with_stderr(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """Mean score per game and its standard error, from the trinomial W/D/L frequencies.
+
+    stderr = sqrt(var / N), var = W(1-s)² + D(1/2-s)² + L(0-s)² with W, D, L frequencies,
+    as fastchess and cutechess compute it.
+    """
+    games = wins + draws + losses
+    if games == 0:
+        return 0.5, math.inf
+    score = (wins + draws / 2) / games
+    variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2
+                + losses * score ** 2) / games
+    return score, math.sqrt(variance / games)
+
+
+def elo_margin(score: float, stderr: float, confidence: float = 0.95) -> float:
+    """Half-width in Elo of the interval score ± z·stderr, mapped through elo_from_score.
+
+    As fastchess reports "Elo ± margin": (elo(s + z·se) - elo(s - z·se)) / 2, with z the
+    two-sided normal quantile; inf when the interval reaches a score of 0 or 1.
+    """
+    z = _z(confidence)
+    low, high = score - z * stderr, score + z * stderr
+    if low <= 0 or high >= 1:
+        return math.inf
+    return (elo_from_score(high) - elo_from_score(low)) / 2
+
+
+def _z(confidence: float) -> float:
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def head_to_head(outcomes: Iterable[GameOutcome], a: str, b: str) -> tuple[int, int, int]:
+    """(wins, draws, losses) of bot `a` against bot `b` over their pairwise results."""
+    wins = draws = losses = 0
+    for game in outcomes:
+        for first, second, score in pairwise(game):
+            if {first, second} != {a, b}:
+                continue
+            score_of_a = score if first == a else 1 - score
+            wins += score_of_a == 1
+            draws += score_of_a == 0.5
+            losses += score_of_a == 0
+    return wins, draws, losses
+
+
+def in_index_order(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
+    """The games sorted by their `index`."""
+    return sorted(outcomes, key=lambda game: game.index)
+
+
+# ---------------------------------------------------------------------------------------
+# Sequential Elo
+# ---------------------------------------------------------------------------------------
+def elo_history(outcomes: Iterable[GameOutcome], k: float = 32.0, initial: float = 1500.0
+                ) -> tuple[dict[str, float], list[dict[str, float]]]:
+    """Sequential Elo (Elo 1978) over the games in `index` order: (final, history).
+
+    Each game applies all its pairwise results at once, from the ratings before the game.
+    For a bot a in an n-seat game, with the sum over the seats b of other bots:
+
+        R'_a = R_a + K / (n - 1) · Σ_b (S_ab - E_ab),   E_ab = 1 / (1 + 10^((R_b - R_a) / 400))
+
+    so a 2-seat game is plain Elo and an n-seat game, whose n - 1 comparisons each carry
+    K / (n - 1), moves a rating about as much as one 2-player game. Bots start at `initial`
+    on their first game. `history[g]` holds every rating after the first g + 1 games.
+    """
+    ratings: dict[str, float] = {}
+    history: list[dict[str, float]] = []
+    for game in in_index_order(outcomes):
+        for name in game.seating:
+            ratings.setdefault(name, initial)
+        for name, change in _elo_changes(game, ratings, k).items():
+            ratings[name] += change
+        history.append(dict(ratings))
+    return dict(ratings), history
+
+
+def _elo_changes(game: GameOutcome, ratings: Mapping[str, float], k: float
+                 ) -> dict[str, float]:
+    k_pair = k / (game.seats - 1)
+    changes: dict[str, float] = {}
+    for a, b, score in pairwise(game):
+        step = k_pair * (score - score_from_elo(ratings[a] - ratings[b]))
+        changes[a] = changes.get(a, 0.0) + step
+        changes[b] = changes.get(b, 0.0) - step
+    return changes
+
+
+# ---------------------------------------------------------------------------------------
+# Bradley–Terry
+# ---------------------------------------------------------------------------------------
+PRIOR_DRAWS = 1.0
+"""Virtual draws each bot plays against a virtual bot of average strength (see bradley_terry)."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A Bradley–Terry rating on the Elo scale with its confidence interval."""
+
+    elo: float
+    """Maximum a posteriori rating; the mean over all rated bots is the anchor."""
+    low: float
+    """Lower end of the confidence interval."""
+    high: float
+    """Upper end of the confidence interval."""
+    games: int
+    """Pairwise results the bot took part in (an n-seat game gives up to n - 1)."""
+    score: float
+    """Points per pairwise result (ahead 1, tied 0.5, behind 0)."""
+
+    @property
+    def margin(self) -> float:
+        """Half-width of the confidence interval."""
+        return (self.high - self.low) / 2
+
+
+@dataclass(frozen=True)
+class BradleyTerryFit:
+    """Ratings plus the covariance of their estimates (Elo², in `names` order)."""
+
+    names: tuple[str, ...]
+    ratings: dict[str, Rating]
+    covariance: tuple[tuple[float, ...], ...]
+    confidence: float
+    dispersion: float
+    """The factor φ ≥ 1 applied to the model-based covariance (see fit_bradley_terry)."""
+
+    def difference(self, a: str, b: str) -> tuple[float, float]:
+        """Rating of `a` minus that of `b`, and the half-width of its confidence interval."""
+        i, j = self.names.index(a), self.names.index(b)
+        cov = self.covariance
+        variance = cov[i][i] + cov[j][j] - 2 * cov[i][j]
+        delta = self.ratings[a].elo - self.ratings[b].elo
+        return delta, _z(self.confidence) * math.sqrt(max(variance, 0.0))
+
+
+def bradley_terry(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
+                  confidence: float = 0.95) -> dict[str, Rating]:
+    """Bradley–Terry ratings of all bots from all pairwise results; see `fit_bradley_terry`."""
+    return fit_bradley_terry(outcomes, anchor=anchor, confidence=confidence).ratings
+
+
+def fit_bradley_terry(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
+                      confidence: float = 0.95) -> BradleyTerryFit:
+    """Maximum a posteriori Bradley–Terry ratings with confidence intervals.
+
+    Model (Bradley & Terry 1952; the logistic Elo of BayesElo and Ordo): bot i scores
+    against bot j with expectation σ(r_i - r_j), σ(x) = 1 / (1 + e^-x), and a draw (a tie
+    in the finishing order) counts as half a win each way. Prior: every bot plays
+    PRIOR_DRAWS virtual draws against a virtual bot of strength 0, in the spirit of
+    BayesElo's virtual draws, so an unbeaten or winless bot still gets a finite rating
+    and the log-posterior is strictly concave (Hunter 2004, "MM algorithms for
+    generalized Bradley–Terry models"). It is maximised by Newton's method with step
+    halving, the Hessian being needed for the intervals anyway. Rating = anchor +
+    400/ln 10 · (r - mean(r)), so the ratings average to `anchor`.
+
+    Intervals, from the observed information H (minus the Hessian of the log-posterior):
+    the ratings are centred by the linear map P = I - 11ᵀ/n, so their covariance is
+    φ · P H⁻¹ Pᵀ, and each rating is given ± z·sd. The dispersion φ = max(1, tr(H⁻¹J) /
+    (n - 1)), with J = Σ_g u_g u_gᵀ the outer products of each game's score (gradient)
+    contribution u_g, is the sandwich estimator's correction (Godambe; Varin, Reid &
+    Firth 2011, "An overview of composite likelihood methods") reduced to one factor:
+    the pairs of one multi-seat game are correlated, which widens the intervals (φ ≈ 1.5
+    in simulated 4-seat games), while independent 2-seat games give φ ≈ 1. φ is floored
+    at 1 so an interval is never narrower than the model-based one (few games, draws).
+    """
+    games = in_index_order(outcomes)
+    names = tuple(sorted({name for game in games for name in game.seating}))
+    tally = _tally(games, names)
+    strengths = _maximise(tally)
+    model = _inverse(_information(tally, strengths))
+    dispersion = _dispersion(tally, strengths, model)
+    covariance = [[dispersion * c for c in row] for row in _centred(model)]
+    centre = sum(strengths) / len(strengths) if strengths else 0.0
+    z = _z(confidence)
+    ratings = {}
+    for i, name in enumerate(names):
+        elo = anchor + ELO_PER_NEPER * (strengths[i] - centre)
+        half = z * ELO_PER_NEPER * math.sqrt(max(covariance[i][i], 0.0))
+        played = tally.played(i)
+        score = tally.points_of(i) / played if played else 0.5
+        ratings[name] = Rating(elo, elo - half, elo + half, played, score)
+    elo_covariance = tuple(tuple(ELO_PER_NEPER ** 2 * c for c in row) for row in covariance)
+    return BradleyTerryFit(names, ratings, elo_covariance, confidence, dispersion)
+
+
+@dataclass
+class _Tally:
+    """Pairwise points and counts between bots i and j, and each game's pairs."""
+
+    points: Matrix
+    counts: Matrix
+    games: list[list[tuple[int, int, float]]]
+
+    def played(self, i: int) -> int:
+        return round(sum(self.counts[i]))
+
+    def points_of(self, i: int) -> float:
+        return sum(self.points[i])
+
+
+def _tally(games: Sequence[GameOutcome], names: Sequence[str]) -> _Tally:
+    index = {name: i for i, name in enumerate(names)}
+    n = len(names)
+    tally = _Tally([[0.0] * n for _ in range(n)], [[0.0] * n for _ in range(n)], [])
+    for game in games:
+        pairs = [(index[a], index[b], score) for a, b, score in pairwise(game)]
+        for i, j, score in pairs:
+            tally.points[i][j] += score
+            tally.points[j][i] += 1 - score
+            tally.counts[i][j] += 1
+            tally.counts[j][i] += 1
+        tally.games.append(pairs)
+    return tally
+
+
+def _sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1 + e)
+
+
+def _log_sigmoid(x: float) -> float:
+    return -(max(-x, 0.0) + math.log1p(math.exp(-abs(x))))
+
+
+def _log_posterior(tally: _Tally, r: Sequence[float]) -> float:
+    n = len(r)
+    total = sum(PRIOR_DRAWS * (_log_sigmoid(r[i]) + _log_sigmoid(-r[i])) / 2 for i in range(n))
+    for i in range(n):
+        for j in range(n):
+            if tally.points[i][j]:
+                total += tally.points[i][j] * _log_sigmoid(r[i] - r[j])
+    return total
+
+
+def _gradient(tally: _Tally, r: Sequence[float]) -> list[float]:
+    n = len(r)
+    grad = [PRIOR_DRAWS * (0.5 - _sigmoid(r[i])) for i in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if tally.counts[i][j]:
+                grad[i] += tally.points[i][j] - tally.counts[i][j] * _sigmoid(r[i] - r[j])
+    return grad
+
+
+def _information(tally: _Tally, r: Sequence[float]) -> Matrix:
+    """Minus the Hessian of the log-posterior (positive definite thanks to the prior)."""
+    n = len(r)
+    info = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        p = _sigmoid(r[i])
+        info[i][i] += PRIOR_DRAWS * p * (1 - p)
+        for j in range(n):
+            if i != j and tally.counts[i][j]:
+                p = _sigmoid(r[i] - r[j])
+                weight = tally.counts[i][j] * p * (1 - p)
+                info[i][i] += weight
+                info[i][j] -= weight
+    return info
+
+
+def _maximise(tally: _Tally, tolerance: float = 1e-10, max_steps: int = 200) -> list[float]:
+    """Newton's method with step halving on the strictly concave log-posterior."""
+    r = [0.0] * len(tally.points)
+    value = _log_posterior(tally, r)
+    for _ in range(max_steps):
+        step = _solve(_information(tally, r), _gradient(tally, r))
+        scale = 1.0
+        while True:
+            trial = [ri + scale * si for ri, si in zip(r, step, strict=True)]
+            trial_value = _log_posterior(tally, trial)
+            if trial_value >= value - 1e-12 or scale < 1e-6:
+                break
+            scale /= 2
+        r, value = trial, trial_value
+        if max((abs(scale * s) for s in step), default=0.0) < tolerance:
+            break
+    return r
+
+
+def _dispersion(tally: _Tally, r: Sequence[float], model: Matrix) -> float:
+    """φ = max(1, tr(H⁻¹ J) / (n - 1)), J = Σ_g u_g u_gᵀ (see fit_bradley_terry)."""
+    n = len(r)
+    if n < 2:
+        return 1.0
+    meat = _game_score_products(tally, r)
+    trace = sum(model[i][k] * meat[k][i] for i in range(n) for k in range(n))
+    return max(1.0, trace / (n - 1))
+
+
+def _game_score_products(tally: _Tally, r: Sequence[float]) -> Matrix:
+    """J = Σ over games of u_g u_gᵀ, u_g the gradient of game g's pairwise log-likelihood."""
+    n = len(r)
+    meat = [[0.0] * n for _ in range(n)]
+    for pairs in tally.games:
+        u = [0.0] * n
+        for i, j, score in pairs:
+            residual = score - _sigmoid(r[i] - r[j])
+            u[i] += residual
+            u[j] -= residual
+        for i in range(n):
+            if u[i]:
+                for j in range(n):
+                    meat[i][j] += u[i] * u[j]
+    return meat
+
+
+def _centred(cov: Matrix) -> Matrix:
+    """P Σ Pᵀ with P = I - 11ᵀ/n: the covariance of r - mean(r)."""
+    n = len(cov)
+    if n == 0:
+        return []
+    row_mean = [sum(row) / n for row in cov]
+    col_mean = [sum(cov[i][j] for i in range(n)) / n for j in range(n)]
+    total_mean = sum(row_mean) / n
+    return [[cov[i][j] - row_mean[i] - col_mean[j] + total_mean for j in range(n)]
+            for i in range(n)]
+
+
+# Small dense linear algebra (the information matrix is symmetric positive definite).
+def _cholesky(a: Matrix) -> Matrix:
+    n = len(a)
+    low = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1):
+            s = a[i][j] - sum(low[i][k] * low[j][k] for k in range(j))
+            low[i][j] = math.sqrt(max(s, 1e-300)) if i == j else s / low[j][j]
+    return low
+
+
+def _cholesky_solve(low: Matrix, b: Sequence[float]) -> list[float]:
+    n = len(b)
+    y = [0.0] * n
+    for i in range(n):
+        y[i] = (b[i] - sum(low[i][k] * y[k] for k in range(i))) / low[i][i]
+    x = [0.0] * n
+    for i in reversed(range(n)):
+        x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
+    return x
+
+
+def _solve(a: Matrix, b: Sequence[float]) -> list[float]:
+    return _cholesky_solve(_cholesky(a), b)
+
+
+def _inverse(a: Matrix) -> Matrix:
+    low = _cholesky(a)
+    n = len(a)
+    columns = [_cholesky_solve(low, [float(i == j) for i in range(n)]) for j in range(n)]
+    return [[columns[j][i] for j in range(n)] for i in range(n)]
+
+
+# ---------------------------------------------------------------------------------------
+# SPRT
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SprtResult:
+    """Log-likelihood ratio of H1 against H0, its stopping bounds, and the decision."""
+
+    llr: float
+    lower: float
+    upper: float
+    decision: Literal["H0", "H1"] | None
+
+
+def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
+         alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
+    """Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1.
+
+    The generalised SPRT on trinomial results with plain logistic Elo bounds, in the
+    normal approximation of fishtest's `LLR_logistic` and fastchess's `SPRT::getLLR`
+    (logistic model): with s the mean score, σ² its per-game variance (see
+    `score_with_stderr`), N games and s0, s1 = score_from_elo(elo0), score_from_elo(elo1),
+
+        LLR = (s1 - s0) · (2s - s0 - s1) / (2σ²/N).
+
+    Wald's bounds: lower = ln(β / (1 - α)), upper = ln((1 - β) / α); H1 is accepted at
+    LLR ≥ upper, H0 at LLR ≤ lower, else the test continues (decision None). No data, or
+    results without spread (all wins, all draws or all losses), give LLR 0 as in
+    fastchess. Results must be independent: exact for 2-seat games, an approximation
+    for pairs taken from multi-seat games.
+    """
+    if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1 and elo0 < elo1):
+        raise ValueError("need 0 < alpha, beta; alpha + beta < 1; elo0 < elo1")
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    llr = _llr_logistic(wins, draws, losses, elo0, elo1)
+    decision: Literal["H0", "H1"] | None = (
+        "H1" if llr >= upper else "H0" if llr <= lower else None)
+    return SprtResult(llr, lower, upper, decision)
+
+
+def _llr_logistic(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    games = wins + draws + losses
+    if games == 0:
+        return 0.0
+    score, stderr = score_with_stderr(wins, draws, losses)
+    if stderr == 0:
+        return 0.0
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return (s1 - s0) * (2 * score - s0 - s1) / (2 * stderr ** 2)

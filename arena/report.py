@@ -1,0 +1,309 @@
+"""Tournament reports from game outcomes: leaderboard, crosstable, seat statistics, exports.
+
+Pure formatting: outcomes in, rows, text, JSON-ready dicts and CSV text out; the numbers
+come from `arena.ratings`. Ranks are 1-based with tied seats sharing the better rank; a
+first place shared by k tied seats counts 1/k of a win for each.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from arena.ratings import (
+    JSON,
+    GameOutcome,
+    elo_history,
+    fit_bradley_terry,
+    in_index_order,
+    pairwise,
+)
+
+UNSPECIFIED = "unspecified"
+"""Forfeit reason counted for a forfeited seat whose record gives none."""
+Cell = float | None
+
+
+# ---------------------------------------------------------------------------------------
+# Leaderboard
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Row:
+    """One bot's line of the leaderboard."""
+
+    name: str
+    elo: float
+    """Headline: sequential Elo after the last game (`elo_history`)."""
+    bt: float
+    """Bradley–Terry rating (`bradley_terry`), the leaderboard's sort key."""
+    bt_margin: float
+    """Half-width of the Bradley–Terry rating's 95% confidence interval."""
+    games: int
+    """Seats played (a bot in two seats of one game counts twice)."""
+    wins: float
+    """First places; a first place tied between k seats counts 1/k."""
+    mean_rank: float
+    """Mean 1-based finishing rank."""
+    score: float
+    """Points per pairwise result (ahead 1, tied 0.5, behind 0)."""
+    forfeits: int
+    """Seats forfeited (time losses, crashes, illegal decisions): counted apart, though
+    a forfeited seat is also ranked last and so rated as a loss to every other seat."""
+    forfeit_reasons: dict[str, int] = field(default_factory=dict, hash=False)
+    """Forfeits by reason (UNSPECIFIED when the record gives none)."""
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass
+class _Participation:
+    games: int = 0
+    wins: float = 0.0
+    rank_sum: int = 0
+    forfeit_reasons: dict[str, int] = field(default_factory=dict)
+
+
+def _participation(outcomes: Iterable[GameOutcome]) -> dict[str, _Participation]:
+    """Per bot: seats played, shared wins, rank sum and forfeits by reason."""
+    tallies: dict[str, _Participation] = {}
+    for game in outcomes:
+        ranks = game.ranks()
+        winners = game.ranking[0]
+        for seat, name in enumerate(game.seating):
+            tally = tallies.setdefault(name, _Participation())
+            tally.games += 1
+            tally.wins += 1 / len(winners) if seat in winners else 0.0
+            tally.rank_sum += ranks[seat]
+            if seat in game.forfeits:
+                why = game.reasons.get(seat, UNSPECIFIED)
+                tally.forfeit_reasons[why] = tally.forfeit_reasons.get(why, 0) + 1
+    return tallies
+
+
+def leaderboard(outcomes: Iterable[GameOutcome], *, k: float = 32.0,
+                anchor: float = 1500.0) -> list[Row]:
+    """One row per bot, best Bradley–Terry rating first (then by name).
+
+    `k` is the sequential Elo's K-factor; `anchor` is both the sequential Elo's starting
+    rating and the Bradley–Terry ratings' mean.
+    """
+    games = in_index_order(outcomes)
+    final_elo, _ = elo_history(games, k=k, initial=anchor)
+    bt = fit_bradley_terry(games, anchor=anchor).ratings
+    rows = [Row(name=name, elo=final_elo[name], bt=bt[name].elo, bt_margin=bt[name].margin,
+                games=tally.games, wins=tally.wins, mean_rank=tally.rank_sum / tally.games,
+                score=bt[name].score, forfeits=sum(tally.forfeit_reasons.values()),
+                forfeit_reasons=dict(sorted(tally.forfeit_reasons.items())))
+            for name, tally in _participation(games).items()]
+    return sorted(rows, key=lambda row: (-row.bt, row.name))
+
+
+LEADERBOARD_HEADERS = ("#", "bot", "elo", "bt", "±95%", "games", "wins", "win%",
+                       "mean rank", "score%", "forfeits")
+
+
+def format_leaderboard(rows: Sequence[Row]) -> str:
+    """The leaderboard as an aligned text table, one line per row under a header."""
+    cells = [[str(place), row.name, f"{row.elo:.0f}", f"{row.bt:.0f}",
+              f"{row.bt_margin:.0f}", str(row.games), _amount(row.wins),
+              f"{100 * row.win_rate:.1f}", f"{row.mean_rank:.2f}", f"{100 * row.score:.1f}",
+              _forfeit_text(row)]
+             for place, row in enumerate(rows, start=1)]
+    return _table(LEADERBOARD_HEADERS, cells, left={1, 10})
+
+
+def _amount(value: float) -> str:
+    """A count that may hold shares: "12", or "12.3" when not whole."""
+    return f"{value:.0f}" if value == round(value) else f"{value:.1f}"
+
+
+def _forfeit_text(row: Row) -> str:
+    if not row.forfeits:
+        return "0"
+    detail = ", ".join(f"{why} {count}" for why, count in row.forfeit_reasons.items())
+    return f"{row.forfeits} ({detail})"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]],
+           left: set[int] | frozenset[int] = frozenset()) -> str:
+    """Columns padded to their widest cell; numbers right-aligned, `left` columns not."""
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [cell.ljust(width) if i in left else cell.rjust(width)
+                  for i, (cell, width) in enumerate(zip(cells, widths, strict=True))]
+        return "  ".join(padded).rstrip()
+
+    return "\n".join([line(headers), *(line(row) for row in rows)])
+
+
+# ---------------------------------------------------------------------------------------
+# Crosstable
+# ---------------------------------------------------------------------------------------
+def crosstable(outcomes: Iterable[GameOutcome], names: Sequence[str] | None = None
+               ) -> tuple[list[str], list[list[Cell]]]:
+    """(names, matrix): matrix[i][j] is the points per pairwise result of names[i]
+    against names[j], None on the diagonal and where they never met.
+
+    `names` defaults to the leaderboard's order (best Bradley–Terry rating first).
+    """
+    games = list(outcomes)
+    order = list(names) if names is not None else [row.name for row in leaderboard(games)]
+    points, counts = _pair_totals(games)
+    matrix: list[list[Cell]] = [
+        [points[(a, b)] / counts[(a, b)] if a != b and counts.get((a, b)) else None
+         for b in order]
+        for a in order]
+    return order, matrix
+
+
+def _pair_totals(outcomes: Iterable[GameOutcome]
+                 ) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], int]]:
+    points: dict[tuple[str, str], float] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for game in outcomes:
+        for a, b, score in pairwise(game):
+            for pair, gained in (((a, b), score), ((b, a), 1 - score)):
+                points[pair] = points.get(pair, 0.0) + gained
+                counts[pair] = counts.get(pair, 0) + 1
+    return points, counts
+
+
+def format_crosstable(names: Sequence[str], matrix: Sequence[Sequence[Cell]]) -> str:
+    """Rows "place bot", then one column per opponent by place: the row bot's score in
+    percent, "-" on the diagonal, "." where the two never met."""
+    headers = ["#", "bot", *(str(place) for place in range(1, len(names) + 1))]
+    rows = [[str(place), name,
+             *("-" if i == j else "." if cell is None else f"{100 * cell:.1f}"
+               for j, cell in enumerate(cells))]
+            for i, (place, name, cells) in enumerate(
+                zip(range(1, len(names) + 1), names, matrix, strict=True))]
+    return _table(headers, rows, left={1})
+
+
+# ---------------------------------------------------------------------------------------
+# Seats
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatRow:
+    """How one seat position fared, whoever sat there."""
+
+    seat: int
+    games: int
+    """Games that had this seat."""
+    wins: float
+    """First places at this seat; a first place tied between k seats counts 1/k."""
+    mean_rank: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def seat_stats(outcomes: Iterable[GameOutcome]) -> list[SeatRow]:
+    """Per seat position: games, shared wins, win rate and mean rank (seat advantage)."""
+    games: dict[int, int] = {}
+    wins: dict[int, float] = {}
+    rank_sums: dict[int, int] = {}
+    for game in outcomes:
+        ranks = game.ranks()
+        winners = game.ranking[0]
+        for seat in range(game.seats):
+            games[seat] = games.get(seat, 0) + 1
+            wins[seat] = wins.get(seat, 0.0) + (1 / len(winners) if seat in winners else 0.0)
+            rank_sums[seat] = rank_sums.get(seat, 0) + ranks[seat]
+    return [SeatRow(seat, games[seat], wins[seat], rank_sums[seat] / games[seat])
+            for seat in sorted(games)]
+
+
+def format_seat_stats(rows: Sequence[SeatRow]) -> str:
+    """Seat statistics as an aligned text table."""
+    cells = [[str(row.seat), str(row.games), _amount(row.wins), f"{100 * row.win_rate:.1f}",
+              f"{row.mean_rank:.2f}"] for row in rows]
+    return _table(("seat", "games", "wins", "win%", "mean rank"), cells)
+
+
+# ---------------------------------------------------------------------------------------
+# Live progress
+# ---------------------------------------------------------------------------------------
+def standings_line(outcomes: Iterable[GameOutcome], total_games: int, top: int = 5) -> str:
+    """One short line for a live display: "12/30 games · greedy 1612, random 1388".
+
+    Bots by sequential Elo, best first; after `top` of them the rest is shown as "…".
+    """
+    games = list(outcomes)
+    final, _ = elo_history(games)
+    ranked = sorted(final.items(), key=lambda item: (-item[1], item[0]))
+    shown = ", ".join(f"{name} {rating:.0f}" for name, rating in ranked[:top])
+    more = ", …" if len(ranked) > top else ""
+    return f"{len(games)}/{total_games} games" + (f" · {shown}{more}" if shown else "")
+
+
+# ---------------------------------------------------------------------------------------
+# Exports
+# ---------------------------------------------------------------------------------------
+def to_json(outcomes: Iterable[GameOutcome]) -> JSON:
+    """Games, leaderboard, Bradley–Terry details, crosstable and seat statistics."""
+    games = in_index_order(outcomes)
+    rows = leaderboard(games)
+    names, matrix = crosstable(games, [row.name for row in rows])
+    fit = fit_bradley_terry(games)
+    return {
+        "games": [game.to_json() for game in games],
+        "ratings": [_row_json(row) for row in rows],
+        "bradley_terry": {"confidence": fit.confidence, "dispersion": fit.dispersion},
+        "crosstable": {"names": names, "scores": matrix},
+        "seats": [{"seat": s.seat, "games": s.games, "wins": s.wins,
+                   "win_rate": s.win_rate, "mean_rank": s.mean_rank}
+                  for s in seat_stats(games)],
+    }
+
+
+def _row_json(row: Row) -> JSON:
+    return {"name": row.name, "elo": row.elo, "bt": row.bt, "bt_margin": row.bt_margin,
+            "games": row.games, "wins": row.wins, "win_rate": row.win_rate,
+            "mean_rank": row.mean_rank, "score": row.score, "forfeits": row.forfeits,
+            "forfeit_reasons": dict(row.forfeit_reasons)}
+
+
+GAMES_CSV_HEADER = ("index", "seed", "seat", "bot", "rank", "forfeit", "forfeit_reason",
+                    "reason", "turns", "decisions")
+RATINGS_CSV_HEADER = ("place", "bot", "elo", "bt", "bt_low", "bt_high", "games", "wins",
+                      "win_rate", "mean_rank", "score", "forfeits")
+
+
+def games_csv(outcomes: Iterable[GameOutcome]) -> str:
+    """CSV with one line per seat of each game (index order), under GAMES_CSV_HEADER."""
+    lines: list[list[object]] = []
+    for game in in_index_order(outcomes):
+        ranks = game.ranks()
+        for seat, name in enumerate(game.seating):
+            forfeited = seat in game.forfeits
+            why = game.reasons.get(seat, UNSPECIFIED) if forfeited else ""
+            turns = "" if game.turns is None else game.turns
+            lines.append([game.index, game.seed, seat, name, ranks[seat], int(forfeited),
+                          why, game.reason, turns, game.decisions])
+    return _csv(GAMES_CSV_HEADER, lines)
+
+
+def ratings_csv(rows: Sequence[Row]) -> str:
+    """CSV of the leaderboard under RATINGS_CSV_HEADER (ratings to 0.1 Elo)."""
+    lines: list[list[object]] = [
+        [place, row.name, f"{row.elo:.1f}", f"{row.bt:.1f}",
+         f"{row.bt - row.bt_margin:.1f}", f"{row.bt + row.bt_margin:.1f}", row.games,
+         round(row.wins, 4), f"{row.win_rate:.4f}", f"{row.mean_rank:.4f}", f"{row.score:.4f}",
+         row.forfeits]
+        for place, row in enumerate(rows, start=1)]
+    return _csv(RATINGS_CSV_HEADER, lines)
+
+
+def _csv(header: Sequence[str], lines: Iterable[Sequence[object]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(lines)
+    return buffer.getvalue()

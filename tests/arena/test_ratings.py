@@ -1,0 +1,316 @@
+"""arena.ratings: outcomes, pairwise results, Elo, Bradley–Terry and SPRT.
+
+Known cases pin the formulas; synthetic tournaments, whose bots have true strengths set
+here and finishing orders drawn from a Plackett–Luce model with a seeded random.Random,
+check that the estimates recover the truth within their confidence intervals.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from arena.ratings import (
+    GameOutcome,
+    bradley_terry,
+    elo_from_score,
+    elo_history,
+    elo_margin,
+    fit_bradley_terry,
+    head_to_head,
+    pairwise,
+    score_from_elo,
+    score_with_stderr,
+    sprt,
+)
+
+TRUE_ELO = {"weak": 1300.0, "mid": 1500.0, "good": 1700.0, "best": 1800.0}
+
+
+def game(index: int, seating: Sequence[str], ranking: Sequence[Sequence[int]],
+         forfeits: Sequence[int] = (), reasons: dict[int, str] | None = None) -> GameOutcome:
+    return GameOutcome(index=index, seed=1000 + index, seating=tuple(seating),
+                       ranking=tuple(tuple(group) for group in ranking),
+                       forfeits=tuple(forfeits), reasons=reasons or {}, reason="target",
+                       decisions=100, turns=20)
+
+
+def duel(index: int, first: str, second: str, draw: bool = False) -> GameOutcome:
+    """A 2-seat game that `first` wins (or draws)."""
+    return game(index, (first, second), [[0, 1]] if draw else [[0], [1]])
+
+
+def plackett_luce_order(rng: random.Random, seating: Sequence[str]) -> list[int]:
+    """Seats best first: each place goes to a remaining seat with odds 10^(elo/400)."""
+    left = list(range(len(seating)))
+    order = []
+    while left:
+        weights = [10 ** (TRUE_ELO[seating[seat]] / 400) for seat in left]
+        pick = rng.choices(left, weights=weights)[0]
+        order.append(pick)
+        left.remove(pick)
+    return order
+
+
+def tournament(seed: int, games: int, seats: int) -> list[GameOutcome]:
+    """`games` games, each seating `seats` distinct bots drawn at random from TRUE_ELO."""
+    rng = random.Random(seed)
+    outcomes = []
+    for index in range(games):
+        seating = rng.sample(sorted(TRUE_ELO), seats)
+        order = plackett_luce_order(rng, seating)
+        outcomes.append(game(index, seating, [[seat] for seat in order]))
+    return outcomes
+
+
+def by_rating(ratings: dict[str, float]) -> list[str]:
+    return sorted(ratings, key=lambda name: ratings[name])
+
+
+TRUE_ORDER = by_rating(TRUE_ELO)
+
+
+# --- GameOutcome ------------------------------------------------------------------------
+def test_outcome_round_trips_through_json() -> None:
+    record = {"index": 3, "seed": 77, "seating": ["a", "b", "c"], "ranking": [[0], [2, 1]],
+              "forfeits": [1], "reasons": {"1": "timeout"}, "reason": "target",
+              "decisions": 240, "turns": 35}
+    outcome = GameOutcome.from_json(record)
+    assert outcome.reasons == {1: "timeout"}
+    assert outcome.ranking == ((0,), (2, 1))
+    assert outcome.to_json() == record
+    assert GameOutcome.from_json(outcome.to_json()) == outcome
+
+
+def test_outcome_optional_fields_default() -> None:
+    outcome = GameOutcome.from_json({"index": 0, "seed": 1, "seating": ["a", "b"],
+                                     "ranking": [[1], [0]]})
+    assert (outcome.forfeits, outcome.reasons, outcome.turns) == ((), {}, None)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"ranking": [[0], [1]]}, "grouping"),            # seat 2 missing
+    ({"ranking": [[0], [1, 1], [2]]}, "grouping"),    # seat 1 twice
+    ({"forfeits": [0]}, "ranked above"),              # forfeiter ranked first
+    ({"reasons": {"2": "crash"}}, "did not forfeit"),
+    ({"index": "3"}, "integer"),
+    ({"seating": ["a", "b", 3]}, "string"),
+    ({"seating": "abc"}, "list"),
+])
+def test_outcome_rejects_inconsistent_records(change: dict[str, object], message: str) -> None:
+    record: dict[str, object] = {"index": 3, "seed": 1, "seating": ["a", "b", "c"],
+                                 "ranking": [[0], [2], [1]], "forfeits": [1]}
+    with pytest.raises(ValueError, match=message):
+        GameOutcome.from_json({**record, **change})
+
+
+def test_outcome_rejects_missing_fields() -> None:
+    with pytest.raises(ValueError, match="lacks seed, ranking"):
+        GameOutcome.from_json({"index": 0, "seating": ["a", "b"]})
+
+
+def test_tied_seats_share_the_better_rank() -> None:
+    assert game(0, "abcd", [[2], [0, 3], [1]]).ranks() == [2, 4, 1, 2]
+
+
+# --- pairwise ---------------------------------------------------------------------------
+def test_pairwise_scores_every_pair_by_finishing_order() -> None:
+    outcome = game(0, ("a", "b", "c"), [[0], [2, 1]])
+    assert pairwise(outcome) == [("a", "b", 1.0), ("a", "c", 1.0), ("b", "c", 0.5)]
+
+
+def test_pairwise_skips_seats_of_the_same_bot() -> None:
+    outcome = game(0, ("a", "b", "a"), [[2], [1], [0]])
+    assert pairwise(outcome) == [("a", "b", 0.0), ("b", "a", 0.0)]
+
+
+def test_head_to_head_counts_from_either_side() -> None:
+    outcomes = [duel(0, "a", "b"), duel(1, "b", "a"), duel(2, "a", "b", draw=True),
+                game(3, ("c", "b", "a"), [[0], [2], [1]]), duel(4, "a", "c")]
+    assert head_to_head(outcomes, "a", "b") == (2, 1, 1)
+    assert head_to_head(outcomes, "b", "a") == (1, 1, 2)
+
+
+# --- Elo helpers ------------------------------------------------------------------------
+def test_a_75_percent_score_is_about_191_elo() -> None:
+    assert elo_from_score(0.75) == pytest.approx(190.85, abs=0.01)
+    assert score_from_elo(elo_from_score(0.75)) == pytest.approx(0.75)
+    assert elo_from_score(0.5) == 0
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+
+
+def test_error_margin_of_a_score() -> None:
+    score, stderr = score_with_stderr(60, 20, 20)
+    assert (score, stderr) == pytest.approx((0.7, 0.04))   # var = .6·.09 + .2·.04 + .2·.49
+    margin = elo_margin(score, stderr)
+    low, high = 0.7 - 1.959964 * 0.04, 0.7 + 1.959964 * 0.04
+    assert margin == pytest.approx((elo_from_score(high) - elo_from_score(low)) / 2)
+    assert elo_margin(*score_with_stderr(600, 200, 200)) < margin / 3
+    assert elo_margin(*score_with_stderr(0, 0, 0)) == math.inf
+
+
+# --- sequential Elo ---------------------------------------------------------------------
+def test_elo_two_player_game_is_plain_elo() -> None:
+    final, history = elo_history([duel(0, "a", "b")], k=32)
+    assert final == {"a": 1516.0, "b": 1484.0}
+    assert history == [final]
+
+
+def test_elo_multi_seat_game_moves_a_rating_like_one_two_player_game() -> None:
+    final, _ = elo_history([game(0, "abcd", [[0], [1], [2], [3]])], k=32)
+    # The winner beats 3 equals: K/3 · 3 · (1 - 0.5) = 16, as for winning one duel.
+    assert final["a"] == pytest.approx(1516.0)
+    assert final["d"] == pytest.approx(1484.0)
+    assert sum(final.values()) == pytest.approx(4 * 1500)
+
+
+def test_elo_replays_games_in_index_order() -> None:
+    outcomes = [duel(0, "a", "b"), duel(1, "b", "a"), duel(2, "a", "c")]
+    in_order = elo_history(outcomes)
+    assert elo_history(outcomes[::-1]) == in_order
+    assert [sorted(ratings) for ratings in in_order[1]] == [["a", "b"], ["a", "b"],
+                                                             ["a", "b", "c"]]
+
+
+# --- Bradley–Terry, known cases ---------------------------------------------------------
+def test_bt_75_percent_score_gives_about_191_elo() -> None:
+    outcomes = [duel(i, "a", "b") if i % 4 else duel(i, "b", "a") for i in range(400)]
+    ratings = bradley_terry(outcomes)
+    assert ratings["a"].elo - ratings["b"].elo == pytest.approx(190.85, abs=2)  # prior: -0.3
+    assert ratings["a"].score == 0.75 and ratings["a"].games == 400
+    assert ratings["a"].elo + ratings["b"].elo == pytest.approx(3000)
+
+
+def test_bt_all_draws_give_equal_ratings() -> None:
+    ratings = bradley_terry([duel(i, "a", "b", draw=True) for i in range(50)])
+    assert ratings["a"].elo == pytest.approx(1500) == ratings["b"].elo
+    assert ratings["a"].margin > 0
+
+
+def test_bt_symmetric_results_give_symmetric_ratings() -> None:
+    # a beats b and b beats c 3 times in 4: b sits in the middle, a and c mirror.
+    outcomes = [duel(i, *pair) for i, pair in enumerate(
+        [("a", "b")] * 3 + [("b", "a")] + [("b", "c")] * 3 + [("c", "b")])]
+    ratings = bradley_terry(outcomes, anchor=2000)
+    assert ratings["b"].elo == pytest.approx(2000)
+    assert ratings["a"].elo - 2000 == pytest.approx(2000 - ratings["c"].elo)
+    assert ratings["a"].margin == pytest.approx(ratings["c"].margin)
+
+
+def test_bt_rates_unbeaten_and_winless_bots_finitely() -> None:
+    ratings = bradley_terry([duel(i, "a", "b") for i in range(20)])
+    assert all(math.isfinite(r.elo) and math.isfinite(r.margin) for r in ratings.values())
+    assert ratings["a"].elo > ratings["b"].elo + 300
+
+
+def test_bt_of_no_games_and_of_a_bot_alone() -> None:
+    assert bradley_terry([]) == {}
+    alone = bradley_terry([game(0, ("a", "a"), [[1], [0]])])
+    assert alone["a"].elo == 1500 and alone["a"].games == 0
+
+
+def test_bt_ranking_tie_counts_as_half() -> None:
+    three_way = [game(i, ("a", "b", "c"), [[0, 1], [2]]) for i in range(30)]
+    ratings = bradley_terry(three_way)
+    assert ratings["a"].elo == pytest.approx(ratings["b"].elo)
+    assert ratings["a"].score == pytest.approx((0.5 + 1) / 2)
+
+
+# --- Bradley–Terry and Elo on synthetic tournaments -------------------------------------
+@pytest.mark.parametrize("seats", [2, 4])
+def test_bt_recovers_true_order_and_spacing(seats: int) -> None:
+    fit = fit_bradley_terry(tournament(seed=1, games=1500, seats=seats))
+    assert by_rating({name: r.elo for name, r in fit.ratings.items()}) == TRUE_ORDER
+    for name in ("weak", "mid", "good"):
+        difference, margin = fit.difference(name, "best")
+        assert abs(difference - (TRUE_ELO[name] - TRUE_ELO["best"])) <= margin, name
+    assert sum(r.elo for r in fit.ratings.values()) == pytest.approx(4 * 1500)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_bt_intervals_shrink_as_games_grow(seats: int) -> None:
+    few = bradley_terry(tournament(seed=2, games=300, seats=seats))
+    many = bradley_terry(tournament(seed=2, games=1500, seats=seats))
+    for name in TRUE_ELO:
+        ratio = many[name].margin / few[name].margin
+        assert 0.35 < ratio < 0.55, (name, ratio)   # about sqrt(300 / 1500) = 0.45
+
+
+def test_bt_intervals_cover_the_truth_about_95_percent_of_the_time() -> None:
+    # 4-seat games: the pairs of a game are correlated, which the dispersion factor
+    # accounts for (without it, coverage drops to about 89%).
+    covered = total = 0
+    for seed in range(40):
+        fit = fit_bradley_terry(tournament(seed=100 + seed, games=200, seats=4))
+        assert fit.dispersion > 1.2
+        for name in ("weak", "mid", "good"):
+            difference, margin = fit.difference(name, "best")
+            covered += abs(difference - (TRUE_ELO[name] - TRUE_ELO["best"])) <= margin
+            total += 1
+    assert covered / total >= 0.88
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_sequential_elo_orders_the_bots(seats: int) -> None:
+    outcomes = tournament(seed=3, games=1500, seats=seats)
+    _, history = elo_history(outcomes)
+    late = history[len(history) // 2:]
+    mean_late = {name: sum(ratings[name] for ratings in late) / len(late)
+                 for name in TRUE_ELO}
+    assert by_rating(mean_late) == TRUE_ORDER
+    final, _ = elo_history(outcomes, k=16)
+    assert by_rating(final) == TRUE_ORDER
+
+
+# --- SPRT -------------------------------------------------------------------------------
+def test_sprt_bounds_follow_wald() -> None:
+    result = sprt(0, 0, 0, elo0=0, elo1=5, alpha=0.05, beta=0.1)
+    assert result.lower == pytest.approx(math.log(0.1 / 0.95))
+    assert result.upper == pytest.approx(math.log(0.9 / 0.05))
+    assert (result.llr, result.decision) == (0.0, None)
+
+
+def test_sprt_llr_known_value() -> None:
+    # s = 0.7, σ²/N = 0.16/100, s0 = 0.5, s1 = score_from_elo(20) = 0.528751:
+    # LLR = 0.028751 · (1.4 - 1.028751) / 0.0032 = 3.3355.
+    result = sprt(60, 20, 20, elo0=0, elo1=20)
+    assert result.llr == pytest.approx(3.3355, abs=1e-4)
+    assert result.decision == "H1"
+
+
+def test_sprt_is_antisymmetric_in_wins_and_losses() -> None:
+    assert sprt(30, 50, 20, 0, 10).llr == pytest.approx(-sprt(20, 50, 30, -10, 0).llr)
+
+
+def test_sprt_records_without_spread_give_zero() -> None:
+    assert sprt(10, 0, 0, 0, 10).llr == 0 and sprt(0, 7, 0, 0, 10).llr == 0
+
+
+def run_sprt(rng: random.Random, true_elo: float, elo0: float, elo1: float,
+             draw_rate: float = 0.3, max_games: int = 20_000) -> str | None:
+    """Play duels at `true_elo` until the SPRT decides; its decision."""
+    win = score_from_elo(true_elo) - draw_rate / 2
+    count = {"win": 0, "draw": 0, "loss": 0}
+    for played in range(1, max_games + 1):
+        u = rng.random()
+        count["win" if u < win else "draw" if u < win + draw_rate else "loss"] += 1
+        if played % 10 == 0:
+            decision = sprt(count["win"], count["draw"], count["loss"],
+                            elo0=elo0, elo1=elo1).decision
+            if decision:
+                return decision
+    return None
+
+
+def test_sprt_accepts_h1_at_elo1_and_h0_at_elo0() -> None:
+    assert run_sprt(random.Random(5), 40, elo0=0, elo1=40) == "H1"
+    assert run_sprt(random.Random(6), 0, elo0=0, elo1=40) == "H0"
+
+
+def test_sprt_error_rates_stay_near_alpha_and_beta() -> None:
+    wrong_h1 = sum(run_sprt(random.Random(s), 0, 0, 40) != "H0" for s in range(40))
+    wrong_h0 = sum(run_sprt(random.Random(s), 40, 0, 40) != "H1" for s in range(40))
+    assert wrong_h1 <= 6 and wrong_h0 <= 6   # alpha = beta = 5%: 2 of 40 expected
