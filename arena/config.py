@@ -64,12 +64,13 @@ class BotManifest:
                           cpu_seconds=_get(limits, "cpu_seconds", int, where, 300)),
             path=path)
 
-    def launch_command(self, python: str) -> list[str]:
-        """The command line the arena runs ("{python}" replaced; stdio bots bridged)."""
+    def launch_command(self, python: str, protocol_args: list[str]) -> list[str]:
+        """The command line the arena runs: "{python}" replaced, the protocol arguments
+        appended; a stdio bot runs behind the bridge, which takes those arguments."""
         command = [python if word == "{python}" else word for word in self.command]
         if self.protocol == "stdio":
-            return [python, "-m", "arena.stdio_bridge", "--", *command]
-        return command
+            return [python, "-m", "arena.stdio_bridge", *protocol_args, "--", *command]
+        return [*command, *protocol_args]
 
 
 @dataclass(frozen=True)

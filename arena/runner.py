@@ -65,7 +65,7 @@ class BotProcess:
                "CURIA_SEAT": str(seat), "CURIA_SEAT_TOKEN": token, "CURIA_BOT_SEED": str(seed)}
         log = log_path.open("wb")
         process = subprocess.Popen(
-            [*manifest.launch_command(sys.executable), *args], cwd=manifest.workdir, env=env,
+            manifest.launch_command(sys.executable, args), cwd=manifest.workdir, env=env,
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         apply_limits(process.pid, manifest.limits)
         return cls(manifest, process, log)

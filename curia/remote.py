@@ -15,16 +15,16 @@ import json
 import socket
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
 import grpc
 
 from bots import make_bot
+from bots.grpc_player import play_seat
 from curia.v1 import game_service_pb2 as pb
-from games import Event, from_observation
-from games.core import derive_seed, notation, parse_notation
+from games import Event
+from games.core import derive_seed, parse_notation
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis, free_port
 from service.server import BackgroundServer, ServeOptions, serve
@@ -175,24 +175,11 @@ def _port_free(port: int) -> bool:
 
 def seat_bot(target: str, game_id: str, seat: int, token: str, bot_name: str, seed: int,
              pace: float, failures: list[str]) -> None:
-    """One seat's bot: follow the seat's stream, decide when asked, submit."""
+    """One seat's bot: follow the seat's stream, decide when asked, submit
+    (`bots.grpc_player.play_seat`)."""
     bot = make_bot(bot_name, seed)
     try:
-        with CuriaClient(target) as client:
-            for update in client.watch(game_id, token, 0):
-                view = update.view
-                if view.status == FINISHED:
-                    return
-                if not view.legal_decisions:
-                    continue
-                state = from_observation(json.loads(view.observation_json),
-                                         derive_seed(seed, view.version))
-                decision = bot.choose(state, seat)
-                if pace:
-                    time.sleep(pace)
-                with contextlib.suppress(grpc.RpcError):  # a stale view: the stream goes on
-                    client.submit(game_id, token, view.version, notation(decision),
-                                  request_id=f"{seat}-{view.version}")
+        play_seat(target, game_id, seat, token, bot, seed, pace)
     except Exception as error:  # reported by the caller
         failures.append(f"seat {seat} ({bot_name}): {error!r}")
 

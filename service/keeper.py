@@ -20,7 +20,16 @@ import grpc
 
 import games
 from curia.v1 import game_service_pb2 as pb
-from games.core import DecisionError, Event, GameState, Rng, SetupError, derive_seed, notation
+from games.core import (
+    DecisionError,
+    Event,
+    GameState,
+    NotationError,
+    Rng,
+    SetupError,
+    derive_seed,
+    notation,
+)
 from service import codec
 from service.errors import (
     ServiceError,
@@ -230,10 +239,9 @@ class GameKeeper:
         return pb.GetViewResponse(view=self._view(stored, state, seat))
 
     def _view(self, stored: StoredGame, state: GameState, seat: int | None) -> pb.View:
-        mover = state.to_move()[0] if state.to_move() else None
         return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
                           seat, stored.deadline, stored.forfeits,
-                          bank_left(stored.clock, seat, mover, now_ms()))
+                          bank_left(stored.clock, seat, _mover(state), now_ms()))
 
     async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
         stored = await self.load(request.game_id)
@@ -249,6 +257,7 @@ class GameKeeper:
             num_seats=meta["num_seats"], options=meta["options"], seed=meta["seed"],
             seat_names=meta["seat_names"],
             time_control=pb.TimeControl(decision_ms=meta["decision_ms"],
+                                        bank_ms=meta.get("bank_ms", 0),
                                         on_timeout=POLICY_ENUM[meta["policy"]]),
             result=build_view(stored.game_id, meta, state, stored.version, stored.status,
                               None, 0, stored.forfeits).result,
@@ -267,8 +276,6 @@ class GameKeeper:
         assert seat is not None
         if not REQUEST_ID.match(request.request_id):
             raise invalid("request_id must be 1-128 printable ASCII characters")
-        if len(request.decision.notation) > MAX_NOTATION:
-            raise invalid(f"decision notation is at most {MAX_NOTATION} characters")
         done = await self.store.request_version(stored.game_id, seat, request.request_id)
         if done is not None:
             return await self._duplicate(stored.game_id, seat, done)
@@ -283,6 +290,9 @@ class GameKeeper:
                                           "policy applies")
         state = games.load(stored.state)
         try:
+            if len(request.decision.notation) > MAX_NOTATION:
+                raise NotationError(f"a decision's notation is at most {MAX_NOTATION} "
+                                    f"characters")
             decision = codec.decision_from_proto(state, request.decision)
             events = state.apply(seat, decision)
         except DecisionError as error:
@@ -420,10 +430,11 @@ class GameKeeper:
             raise ServiceError(grpc.StatusCode.OUT_OF_RANGE, "future_version",
                                f"after_version {version} is beyond the game's version "
                                f"{stored.version}")
-        state, deadline, forfeits = await self._state_at(stored, version)
+        state, deadline, forfeits, clock = await self._state_at(stored, version)
         status = _status(state, stored.status if version == stored.version else "in_progress")
         yield pb.WatchGameResponse(version=version, view=build_view(
-            stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits))
+            stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
+            bank_left(clock, seat, _mover(state), now_ms())))
         while not state.is_over:
             entries = await self.store.wait_log(stored.game_id, version)
             if not entries and await self.store.load(stored.game_id) is None:
@@ -438,21 +449,28 @@ class GameKeeper:
                                                  cause=CAUSES[entry.cause], unix_ms=entry.ms),
                     view=build_view(stored.game_id, stored.meta, state, version,
                                     _status(state, "in_progress"), seat, entry.deadline,
-                                    entry.forfeits))
+                                    entry.forfeits,
+                                    bank_left(entry.clock, seat, _mover(state), now_ms())))
 
-    async def _state_at(self, stored: StoredGame,
-                        version: int) -> tuple[GameState, int, dict[int, str]]:
+    async def _state_at(self, stored: StoredGame, version: int
+                        ) -> tuple[GameState, int, dict[int, str], dict[str, Any]]:
         """The game at `version`: the stored state, or a replay of its log from the seed."""
         if version == stored.version:
-            return games.load(stored.state), stored.deadline, stored.forfeits
+            return games.load(stored.state), stored.deadline, stored.forfeits, stored.clock
         meta = stored.meta
         state = games.new_game(meta["game"], meta["variant"], meta["num_seats"],
                                meta["options"], meta["seed"])
         entries: list[LogEntry] = await self.store.log(stored.game_id, 0, version)
         for entry in entries:
             state.apply(entry.seat, entry.notation)
-        last = entries[-1] if entries else None
-        return state, last.deadline if last else 0, last.forfeits if last else {}
+        if not entries:
+            return state, 0, {}, new_clock(meta, meta["created_ms"])
+        last = entries[-1]
+        return state, last.deadline, last.forfeits, last.clock
+
+
+def _mover(state: GameState) -> int | None:
+    return state.to_move()[0] if state.to_move() else None
 
 
 def _status(state: GameState, otherwise: str) -> str:

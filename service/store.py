@@ -6,7 +6,7 @@ Keys of one game share the hash tag `{<game id>}`, so they live in one Redis Clu
                                  token:<seat> (SHA-256 of the seat token), deadline,
                                  forfeits (JSON {seat: reason}), clock (JSON time banks)
     curia:{id}:log       stream  one entry per version, id "<version>-1": seat, notation,
-                                 cause, events (JSON), ms, deadline, forfeits
+                                 cause, events (JSON), ms, deadline, forfeits, clock
     curia:{id}:requests  hash    "<seat>:<request id>" -> the version it produced
 
 Two indexes that span games live outside any game's slot and are only hints:
@@ -62,7 +62,7 @@ redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV
 local forfeits = merge_forfeits(KEYS[1], ARGV[6])
 redis.call('XADD', KEYS[2], version .. '-1', 'seat', ARGV[7], 'notation', ARGV[8],
            'cause', ARGV[9], 'events', ARGV[10], 'ms', ARGV[11], 'deadline', ARGV[5],
-           'forfeits', forfeits)
+           'forfeits', forfeits, 'clock', ARGV[13])
 redis.call('HSET', KEYS[3], ARGV[3], version)
 local ttl = tonumber(ARGV[12])
 if ttl > 0 then
@@ -133,6 +133,7 @@ class LogEntry:
     ms: int
     deadline: int
     forfeits: dict[int, str]
+    clock: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,8 @@ def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry:
         version=int(entry_id.split(b"-")[0]), seat=int(fields[b"seat"]),
         notation=fields[b"notation"].decode(), cause=fields[b"cause"].decode(),
         events=fields[b"events"].decode(), ms=int(fields[b"ms"]),
-        deadline=int(fields[b"deadline"]), forfeits=_forfeits(fields[b"forfeits"]))
+        deadline=int(fields[b"deadline"]), forfeits=_forfeits(fields[b"forfeits"]),
+        clock=json.loads(fields.get(b"clock", b"{}")))
 
 
 def _forfeits(text: bytes | str) -> dict[int, str]:

@@ -1,0 +1,410 @@
+"""The stdio bridge: plays a seat through the gRPC API for a bot that only reads stdin and
+writes stdout (docs/bots.md, "stdio bots").
+
+    CURIA_SEAT_TOKEN=... python3 -m arena.stdio_bridge \\
+        --server HOST:PORT --game-id ID --seat N -- perl bot.pl
+
+The bridge starts the bot command as its child (stdin and stdout are pipes, stderr is
+inherited) and follows the seat's WatchGame stream. Whenever the seat must decide it
+writes one JSON line to the bot's stdin,
+
+    {"type": "decide", "game": ..., "variant": ..., "seat": 1, "version": 12,
+     "seat_names": [...], "observation": {...}, "legal": ["play common", ...],
+     "time_left_ms": 1834}
+
+reads one line back (a decision's notation, or {"decision": "..."}) and submits it as
+is: the server decides what an illegal decision costs. Answers are matched to questions
+in order; an answer to a version the game has left (the seat timed out meanwhile) is
+dropped. When the game is over it writes {"type": "end", "result": {...},
+"forfeited": [...]}, closes the bot's stdin, waits `--grace` seconds and kills it; exit 0.
+If the bot exits or closes its stdout before that, the bridge resigns the seat (reason
+"stdio bot exited: code N") and exits 1. A bot that does not answer is left to the
+server's time limit while the bridge follows the game to its end.
+
+The seat's token is read from CURIA_SEAT_TOKEN and is not passed on to the bot (the bot
+needs no token: only the bridge talks to the server). --server, --game-id and --seat
+default to CURIA_SERVER, CURIA_GAME_ID and CURIA_SEAT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import json
+import logging
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from types import FrameType
+from typing import IO, Any
+
+import grpc
+
+from bots.grpc_player import SeatConnection, StreamEnded, wait_for_start
+from curia.v1 import game_service_pb2 as pb
+
+log = logging.getLogger("curia.stdio_bridge")
+
+FINISHED = pb.GAME_STATUS_FINISHED
+#: Longest answer line read from a bot (the server takes at most 200 characters).
+MAX_LINE = 64 * 1024
+#: How often a refused answer is asked again while the seat must still decide.
+MAX_REASKS = 3
+#: The environment a bot does not get.
+SECRET_ENV = ("CURIA_SEAT_TOKEN",)
+
+
+# ---------------------------------------------------------------------------------------
+# The messages
+# ---------------------------------------------------------------------------------------
+def time_left_ms(view: pb.View, now_ms: int) -> int | None:
+    """The sooner of the decision deadline and the bank; None when unlimited."""
+    limits = []
+    if view.deadline_unix_ms:
+        limits.append(max(0, view.deadline_unix_ms - now_ms))
+    if view.HasField("bank_left_ms"):
+        limits.append(max(0, view.bank_left_ms))
+    return min(limits) if limits else None
+
+
+def decide_message(view: pb.View, now_ms: int) -> dict[str, Any]:
+    """The `decide` line for a view in which the seat must decide."""
+    return {
+        "type": "decide",
+        "game": view.game,
+        "variant": view.variant,
+        "seat": view.seat,
+        "version": view.version,
+        "seat_names": list(view.seat_names),
+        "observation": json.loads(view.observation_json),
+        "legal": [decision.notation for decision in view.legal_decisions],
+        "time_left_ms": time_left_ms(view, now_ms),
+    }
+
+
+def result_json(view: pb.View) -> dict[str, Any]:
+    """A game result as plain JSON (ranking best first; figures in tie-break order)."""
+    names = list(view.seat_names)
+    result = view.result
+    return {
+        "reason": result.reason,
+        "ranking": [list(group.seats) for group in result.ranking],
+        "scores": [{
+            "seat": score.seat,
+            "name": names[score.seat] if score.seat < len(names) else "",
+            "rank": score.rank,
+            "figures": {figure.name: figure.value for figure in score.ordered_figures},
+            "forfeited": score.forfeited,
+            "forfeit_reason": score.forfeit_reason,
+        } for score in result.scores],
+    }
+
+
+def end_message(view: pb.View) -> dict[str, Any]:
+    """The `end` line, once the game is over."""
+    return {"type": "end", "result": result_json(view),
+            "forfeited": list(view.forfeited_seats)}
+
+
+def parse_answer(line: bytes) -> str:
+    """The notation in a bot's answer line: the line itself, or {"decision": "..."}."""
+    text = line.decode("utf-8", "replace").strip()
+    if text.startswith("{"):
+        with contextlib.suppress(ValueError):
+            answer = json.loads(text)
+            decision = answer.get("decision") if isinstance(answer, dict) else None
+            if isinstance(decision, str):
+                return decision.strip()
+    return text
+
+
+def exit_reason(code: int | None) -> str:
+    """The resignation's reason for a bot that left early."""
+    if code is None:
+        return "stdio bot closed its stdout"
+    if code < 0:
+        try:
+            name = f" ({signal.Signals(-code).name})"
+        except ValueError:
+            name = ""
+        return f"stdio bot exited: signal {-code}{name}"
+    return f"stdio bot exited: code {code}"
+
+
+# ---------------------------------------------------------------------------------------
+# The bot process
+# ---------------------------------------------------------------------------------------
+class BotProcess:
+    """The bot as a child process; its stdout lines and the game's views arrive on one
+    queue (`events`), so that neither a silent bot nor a quiet game blocks the other."""
+
+    def __init__(self, command: Sequence[str], events: queue.Queue[tuple[str, Any]]) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in SECRET_ENV}
+        self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, env=env)
+        self.events = events
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True, name="bot-stdout").start()
+        threading.Thread(target=self._write, daemon=True, name="bot-stdin").start()
+
+    def _read(self) -> None:
+        stdout = self.process.stdout
+        assert stdout is not None
+        with contextlib.suppress(OSError, ValueError):
+            while True:
+                line = stdout.readline(MAX_LINE)
+                if not line:
+                    break
+                if len(line) == MAX_LINE and not line.endswith(b"\n"):
+                    while (rest := stdout.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+                        pass  # an overlong line: keep its start only
+                self.events.put(("line", line))
+        self.events.put(("eof", None))
+
+    def _write(self) -> None:
+        stdin: IO[bytes] | None = self.process.stdin
+        assert stdin is not None
+        try:
+            while (line := self.lines.get()) is not None:
+                stdin.write(line)
+                stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            return  # the bot is gone: its stdout's end tells the main loop
+        with contextlib.suppress(OSError):
+            stdin.close()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue one JSON line for the bot (never blocks on a bot that does not read)."""
+        self.lines.put(json.dumps(message).encode() + b"\n")
+
+    def close_stdin(self) -> None:
+        self.lines.put(None)
+
+    def wait(self, timeout: float) -> int | None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return self.process.wait(timeout=timeout)
+        return None
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            self.process.wait()
+
+
+# ---------------------------------------------------------------------------------------
+# The bridge
+# ---------------------------------------------------------------------------------------
+class Bridge:
+    """One seat, played by a stdio bot."""
+
+    def __init__(self, server: str, game_id: str, seat: int, token: str,
+                 command: Sequence[str], grace: float = 2.0) -> None:
+        self.server, self.game_id, self.seat, self.token = server, game_id, seat, token
+        self.command, self.grace = list(command), grace
+        self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.asked: collections.deque[int] = collections.deque()  # versions, in order
+        self.asked_versions: set[int] = set()
+        self.reasks: collections.Counter[int] = collections.Counter()
+        self.latest = 0
+        self.forfeited = False
+        self.view = pb.View()
+
+    def run(self) -> int:
+        with SeatConnection(self.server, self.game_id, self.token) as connection:
+            try:
+                bot = BotProcess(self.command, self.events)
+            except OSError as error:
+                reason = f"stdio bot did not start: {error.strerror or error}"
+                log.error("%s (%s)", reason, " ".join(self.command))
+                self._resign(connection, reason)
+                return 1
+            try:
+                return self._play(bot, connection)
+            finally:
+                bot.kill()
+
+    def _play(self, bot: BotProcess, connection: SeatConnection) -> int:
+        start = wait_for_start(connection)
+        threading.Thread(target=self._watch, args=(start.version,), daemon=True,
+                         name="watch").start()
+        while True:
+            kind, payload = self.events.get()
+            if kind == "view":
+                if self._on_view(bot, payload):
+                    return self._finish(bot)
+            elif kind == "line":
+                self._on_answer(bot, connection, parse_answer(payload))
+            elif kind == "eof":
+                return self._bot_left(bot, connection)
+            elif kind == "error":
+                log.error("lost the game: %s", payload)
+                return 1
+
+    def _watch(self, after_version: int) -> None:
+        """The seat's views, onto the event queue (a connection of its own)."""
+        try:
+            with SeatConnection(self.server, self.game_id, self.token) as connection:
+                for view in connection.follow(after_version):
+                    self.events.put(("view", view))
+        except (grpc.RpcError, StreamEnded) as error:
+            details = (f"{error.code().name}: {error.details()}"
+                       if isinstance(error, grpc.RpcError) else str(error))
+            self.events.put(("error", details))
+
+    def _on_view(self, bot: BotProcess, view: pb.View) -> bool:
+        """Ask the bot when the seat must decide; True once the game is over."""
+        if view.status == FINISHED:
+            self.view = view
+            return True
+        if view.version < self.latest:
+            return False
+        self.latest, self.view = view.version, view
+        if self.seat in view.forfeited_seats:
+            if not self.forfeited:
+                log.warning("seat %d forfeited at version %d; following the game to its end",
+                            self.seat, view.version)
+            self.forfeited = True
+            return False
+        if view.legal_decisions and view.version not in self.asked_versions:
+            self._ask(bot, view)
+        return False
+
+    def _ask(self, bot: BotProcess, view: pb.View, refused: str | None = None) -> None:
+        message = decide_message(view, int(time.time() * 1000))
+        if refused is not None:
+            message["refused"] = refused
+        bot.send(message)
+        self.asked.append(view.version)
+        self.asked_versions.add(view.version)
+
+    def _on_answer(self, bot: BotProcess, connection: SeatConnection, text: str) -> None:
+        if not self.asked:
+            log.warning("ignored a line the bot wrote unasked: %.80r", text)
+            return
+        version = self.asked.popleft()
+        if version < self.latest or self.forfeited:
+            log.info("dropped %.80r: an answer for version %d, the game is at %d", text,
+                     version, self.latest)
+            return
+        request_id = f"{self.seat}-{version}-{self.reasks[version]}"
+        try:
+            response = connection.call(lambda client: client.submit(
+                self.game_id, self.token, version, text, request_id=request_id))
+        except grpc.RpcError as error:
+            code = error.code()
+            log.warning("%.80r at version %d refused (%s: %s)", text, version, code.name,
+                        error.details())
+            if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION):
+                self._maybe_reask(bot, connection, version, error.details() or code.name)
+            elif code not in (grpc.StatusCode.ABORTED,):
+                raise
+            return
+        self.latest = max(self.latest, response.version)
+
+    def _maybe_reask(self, bot: BotProcess, connection: SeatConnection, version: int,
+                     refusal: str) -> None:
+        """A refusal that changed nothing (a game without forfeit_on_illegal): ask again,
+        a few times, while the seat still must decide at that version."""
+        view = connection.view()
+        if (view.version != version or not view.legal_decisions
+                or self.seat in view.forfeited_seats or self.reasks[version] >= MAX_REASKS):
+            return
+        self.reasks[version] += 1
+        self._ask(bot, view, refused=refusal)
+
+    def _finish(self, bot: BotProcess) -> int:
+        bot.send(end_message(self.view))
+        bot.close_stdin()
+        code = bot.wait(self.grace)
+        if code is None:
+            log.warning("the bot did not exit %.1f s after the end: killed", self.grace)
+        for score in self.view.result.scores:
+            if score.seat == self.seat:
+                lost = f", forfeited ({score.forfeit_reason})" if score.forfeited else ""
+                log.info("game over (%s): seat %d ranked %d%s", self.view.result.reason,
+                         self.seat, score.rank, lost)
+        return 0
+
+    def _bot_left(self, bot: BotProcess, connection: SeatConnection) -> int:
+        code = bot.wait(1.0)
+        reason = exit_reason(code)
+        log.error("%s before the game was over: resigning seat %d", reason, self.seat)
+        self._resign(connection, reason)
+        return 1
+
+    def _resign(self, connection: SeatConnection, reason: str) -> None:
+        try:
+            connection.call(lambda client: client.resign(self.game_id, self.token, reason))
+        except grpc.RpcError as error:
+            log.warning("resignation refused (%s: %s)", error.code().name, error.details())
+
+
+# ---------------------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------------------
+def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(the bridge's own arguments, the bot command) around the first `--`."""
+    if "--" not in argv:
+        return argv, []
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1:]
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    env = os.environ
+    own, command = split_argv(argv)
+    parser = argparse.ArgumentParser(
+        prog="python3 -m arena.stdio_bridge",
+        usage="%(prog)s [--server HOST:PORT] [--game-id ID] [--seat N] -- COMMAND...",
+        description="Play a seat of a Curia game for a stdio bot (docs/bots.md). The seat "
+                    "token comes from CURIA_SEAT_TOKEN.")
+    parser.add_argument("--server", default=env.get("CURIA_SERVER"),
+                        help="HOST:PORT of the service (default: $CURIA_SERVER)")
+    parser.add_argument("--game-id", default=env.get("CURIA_GAME_ID"),
+                        help="the game (default: $CURIA_GAME_ID)")
+    parser.add_argument("--seat", type=int, default=env.get("CURIA_SEAT"),
+                        help="the seat (default: $CURIA_SEAT)")
+    parser.add_argument("--grace", type=float, default=2.0,
+                        help="seconds the bot has to exit after the end (default 2)")
+    args = parser.parse_args(own)
+    for name in ("server", "game_id", "seat"):
+        if getattr(args, name) is None:
+            parser.error(f"--{name.replace('_', '-')} (or $CURIA_{name.upper()}) is required")
+    if not command:
+        parser.error("no bot command: put it after `--`")
+    args.seat, args.command = int(args.seat), command
+    args.token = env.get("CURIA_SEAT_TOKEN", "")
+    if not args.token:
+        parser.error("CURIA_SEAT_TOKEN is not set")
+    return args
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)  # unwinds through Bridge.run, which kills the bot
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format=f"stdio_bridge[seat {args.seat}]: %(message)s")
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return Bridge(args.server, args.game_id, args.seat, args.token, args.command,
+                      args.grace).run()
+    except (grpc.RpcError, StreamEnded) as error:
+        details = (f"{error.code().name}: {error.details()}"
+                   if isinstance(error, grpc.RpcError) else str(error))
+        log.error("giving up: %s", details)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

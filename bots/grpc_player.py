@@ -1,0 +1,272 @@
+"""Play one seat of a game on a Curia server with a Python bot, as a gRPC client.
+
+The loop every seat runs (`play_seat`): read the seat's view, follow its WatchGame
+stream, and whenever the view lists legal decisions, rebuild a state from the seat's
+observation (`games.from_observation`), let the bot choose and submit the choice with
+`expected_version` = the view's version and a request id derived from the seat and the
+version (so a retry after a lost answer is applied at most once). It is robust to:
+
+* stale views (`ABORTED`): the stream brings the newer view, and views older than a
+  version already known are never decided on;
+* a server restart or a dropped connection: the channel is rebuilt and WatchGame resumes
+  from the last version seen, with bounded retries; a decision whose answer was lost is
+  resubmitted unchanged, under the same request id;
+* a game still waiting for open seats (the stream says nothing when it starts: polled);
+* its own forfeit (illegal decision, timeout, resignation): it stops deciding and
+  follows the game to its end.
+
+As a program it is the gRPC side of the arena's bot process protocol (docs/bots.md):
+
+    CURIA_SEAT_TOKEN=... python3 -m bots.grpc_player --bot greedy \\
+        --server HOST:PORT --game-id ID --seat N
+
+The seat token is read from the environment only (never from the command line, where
+other processes could read it). Exit status 0 once the game is over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+import grpc
+
+from bots import BOT_NAMES, Bot, make_bot
+from curia.v1 import game_service_pb2 as pb
+from games import from_observation
+from games.core import derive_seed, notation
+from service.client import CuriaClient
+
+log = logging.getLogger("curia.bots")
+
+FINISHED = pb.GAME_STATUS_FINISHED
+WAITING = pb.GAME_STATUS_WAITING_FOR_SEATS
+
+#: Failures worth a reconnect and a retry: the server (or the network) went away.
+TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                       grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL,
+                       grpc.StatusCode.UNKNOWN})
+#: Refusals of a decision that leave the game as it was: the stream goes on.
+REFUSED = frozenset({grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION,
+                     grpc.StatusCode.INVALID_ARGUMENT})
+
+T = TypeVar("T")
+
+
+class StreamEnded(Exception):
+    """The WatchGame stream closed before the game was over."""
+
+
+class SeatConnection:
+    """A seat's connection to the server, rebuilt after transient failures.
+
+    Every call is retried up to `retries` times in a row (with a growing pause, at most
+    `max_pause` seconds) when it fails with a transient status; any answer resets the
+    count. Other errors (NOT_FOUND, UNAUTHENTICATED, ...) are raised at once.
+    """
+
+    def __init__(self, target: str, game_id: str, token: str, *, retries: int = 30,
+                 pause: float = 0.1, max_pause: float = 1.0) -> None:
+        self.target, self.game_id, self.token = target, game_id, token
+        self.retries, self.pause, self.max_pause = retries, pause, max_pause
+        self.client = CuriaClient(target)
+        self.failures = 0
+
+    def close(self) -> None:
+        self.client.close()
+
+    def __enter__(self) -> SeatConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _failed(self, error: grpc.RpcError | StreamEnded) -> None:
+        """Count a failure: raise it if fatal or one too many, else wait and reconnect."""
+        if isinstance(error, grpc.RpcError) and error.code() not in TRANSIENT:
+            raise error
+        self.failures += 1
+        if self.failures > self.retries:
+            raise error
+        why = (f"{error.code().name}: {error.details()}" if isinstance(error, grpc.RpcError)
+               else str(error))
+        log.warning("connection to %s lost (%s); retry %d/%d", self.target, why,
+                    self.failures, self.retries)
+        time.sleep(min(self.max_pause, self.pause * self.failures))
+        self.client.close()
+        self.client = CuriaClient(self.target)
+
+    def call(self, method: Callable[[CuriaClient], T]) -> T:
+        """One unary call, retried after transient failures."""
+        while True:
+            try:
+                answer = method(self.client)
+            except grpc.RpcError as error:
+                self._failed(error)
+                continue
+            self.failures = 0
+            return answer
+
+    def view(self) -> pb.View:
+        return self.call(lambda client: client.view(self.game_id, self.token))
+
+    def follow(self, after_version: int) -> Iterator[pb.View]:
+        """The seat's views from `after_version` on, until the game is over. After a
+        reconnect the stream resumes at the last version seen (sent again)."""
+        version = after_version
+        while True:
+            try:
+                for update in self.client.watch(self.game_id, self.token, version):
+                    self.failures = 0
+                    version = update.version
+                    yield update.view
+                    if update.view.status == FINISHED:
+                        return
+                self._failed(StreamEnded(f"the stream of game {self.game_id} ended at "
+                                         f"version {version} before the game was over"))
+            except grpc.RpcError as error:
+                self._failed(error)
+
+
+def wait_for_start(connection: SeatConnection, poll: float = 0.1) -> pb.View:
+    """The seat's view once every seat is taken (WatchGame sends nothing when the last
+    open seat is joined, so a game waiting for seats is polled)."""
+    view = connection.view()
+    if view.status == WAITING:
+        log.info("the game is waiting for open seats to be taken; polling every %.1f s",
+                 poll)
+    while view.status == WAITING:
+        time.sleep(poll)
+        view = connection.view()
+    return view
+
+
+def play_seat(target: str, game_id: str, seat: int, token: str, bot: Bot, seed: int,
+              pace: float = 0.0) -> pb.View:
+    """Play `seat` of a game with `bot` until the game is over; the seat's final view.
+
+    The state handed to the bot at version v is rebuilt from the seat's observation with
+    the seed `derive_seed(seed, v)`; `pace` seconds pass before each submission.
+    """
+    with SeatConnection(target, game_id, token) as connection:
+        start = wait_for_start(connection)
+        if start.status == FINISHED:
+            return start
+        latest = start.version  # the newest version known: older views are stale
+        chosen: tuple[int, str] | None = None  # (version, notation) of the last choice
+        applied = -1  # the last version whose decision the server applied
+        forfeited = False
+        for view in connection.follow(start.version):
+            if view.status == FINISHED:
+                return view
+            if view.version < latest:
+                continue
+            latest = view.version
+            if seat in view.forfeited_seats:
+                if not forfeited:
+                    log.warning("seat %d forfeited at version %d: the server decides for "
+                                "it; following the game to its end", seat, view.version)
+                forfeited = True
+                continue
+            if not view.legal_decisions or applied == view.version:
+                continue
+            if chosen is None or chosen[0] != view.version:
+                state = from_observation(json.loads(view.observation_json),
+                                         derive_seed(seed, view.version))
+                chosen = (view.version, notation(bot.choose(state, seat)))
+                if pace:
+                    time.sleep(pace)
+            response = submit(connection, game_id, token, seat, view.version, chosen[1])
+            if response is not None:
+                applied = view.version
+                latest = max(latest, response.version)
+        raise StreamEnded(f"game {game_id}: the stream ended before the game was over")
+
+
+def submit(connection: SeatConnection, game_id: str, token: str, seat: int, version: int,
+           text: str) -> pb.SubmitDecisionResponse | None:
+    """Submit a decision; None if the server refused it (stale, illegal, too late)."""
+    request_id = f"{seat}-{version}"
+    try:
+        return connection.call(lambda client: client.submit(
+            game_id, token, version, text, request_id=request_id))
+    except grpc.RpcError as error:
+        if error.code() not in REFUSED:
+            raise
+        log.info("seat %d: %r at version %d refused (%s: %s)", seat, text, version,
+                 error.code().name, error.details())
+        return None
+
+
+def describe_result(view: pb.View, seat: int) -> str:
+    """One line: the seat's rank and the reason the game ended."""
+    names = list(view.seat_names)
+    for score in view.result.scores:
+        if score.seat == seat:
+            lost = f", forfeited ({score.forfeit_reason})" if score.forfeited else ""
+            return (f"game over ({view.result.reason}): seat {seat} ({names[seat]}) ranked "
+                    f"{score.rank} of {len(names)}{lost}")
+    return f"game over ({view.result.reason})"
+
+
+def parse_args(argv: list[str] | None, bots: tuple[str, ...] = BOT_NAMES,
+               default_bot: str | None = None) -> argparse.Namespace:
+    """The protocol's arguments, with the environment as defaults (docs/bots.md)."""
+    env = os.environ
+    parser = argparse.ArgumentParser(
+        prog=f"python3 -m bots.{default_bot}_bot" if default_bot else
+        "python3 -m bots.grpc_player",
+        description="Play one seat of a Curia game with a registered Python bot, through "
+                    "the gRPC API. The seat token comes from CURIA_SEAT_TOKEN only.")
+    if default_bot is None:
+        parser.add_argument("--bot", choices=bots, required=True,
+                            help="the registered bot to play with")
+    parser.add_argument("--server", default=env.get("CURIA_SERVER"),
+                        help="HOST:PORT of the service (default: $CURIA_SERVER)")
+    parser.add_argument("--game-id", default=env.get("CURIA_GAME_ID"),
+                        help="the game (default: $CURIA_GAME_ID)")
+    parser.add_argument("--seat", type=int, default=env.get("CURIA_SEAT"),
+                        help="the seat to play (default: $CURIA_SEAT)")
+    parser.add_argument("--seed", type=int, default=int(env.get("CURIA_BOT_SEED", "0")),
+                        help="the bot's seed (default: $CURIA_BOT_SEED, else 0)")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds to wait before each decision (default 0)")
+    args = parser.parse_args(argv)
+    if default_bot is not None:
+        args.bot = default_bot
+    for name in ("server", "game_id", "seat"):
+        if getattr(args, name) is None:
+            parser.error(f"--{name.replace('_', '-')} (or $CURIA_{name.upper()}) is required")
+    args.seat = int(args.seat)
+    args.token = env.get("CURIA_SEAT_TOKEN", "")
+    if not args.token:
+        parser.error("CURIA_SEAT_TOKEN is not set (the seat's token is passed only in "
+                     "the environment)")
+    return args
+
+
+def main(argv: list[str] | None = None, default_bot: str | None = None) -> int:
+    """`python3 -m bots.grpc_player --bot NAME --server ... --game-id ... --seat N`."""
+    args = parse_args(argv, default_bot=default_bot)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format=f"{args.bot}[seat {args.seat}]: %(message)s")
+    try:
+        final = play_seat(args.server, args.game_id, args.seat, args.token,
+                          make_bot(args.bot, args.seed), args.seed, args.pace)
+    except (grpc.RpcError, StreamEnded) as error:
+        details = (f"{error.code().name}: {error.details()}"
+                   if isinstance(error, grpc.RpcError) else str(error))
+        log.error("giving up: %s", details)
+        return 1
+    log.info("%s", describe_result(final, args.seat))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+// A Curia bot in Node.js that speaks the gRPC API itself (curia.v1.GameService).
+//
+//   CURIA_SEAT_TOKEN=... node bot.js --server HOST:PORT --game-id ID --seat N
+//
+// The client is generated at run time by @grpc/proto-loader from the contract in
+// ../../proto/curia/v1/game_service.proto: no generated code is checked in. The bot
+// follows its seat's WatchGame stream; whenever the view lists legal decisions it picks
+// one (an exchange for a Decurion if offered, never `skip` when anything else is legal,
+// otherwise at random from a PRNG seeded by CURIA_BOT_SEED) and submits it with
+// expected_version = the view's version. After a dropped connection (a server restart)
+// it reconnects and resumes the stream from the last version seen. Exits 0 when the game
+// is over. Logs go to stderr.
+'use strict';
+
+const path = require('path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const PROTO_ROOT = path.resolve(__dirname, '..', '..', 'proto');
+const definition = protoLoader.loadSync(path.join(PROTO_ROOT, 'curia', 'v1', 'game_service.proto'), {
+  includeDirs: [PROTO_ROOT],
+  keepCase: true, // field names as in the .proto: game_id, legal_decisions, ...
+  longs: String, // uint64/int64 as decimal strings
+  enums: String, // enum values by name: 'GAME_STATUS_FINISHED'
+  defaults: true,
+  oneofs: true,
+});
+const { GameService } = grpc.loadPackageDefinition(definition).curia.v1;
+
+const TRANSIENT = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED,
+  grpc.status.CANCELLED, grpc.status.INTERNAL, grpc.status.UNKNOWN]);
+const REFUSED = new Set([grpc.status.ABORTED, grpc.status.FAILED_PRECONDITION,
+  grpc.status.INVALID_ARGUMENT]);
+const MAX_RETRIES = 30; // reconnects in a row before giving up
+const CALL_TIMEOUT_MS = 30000;
+
+// --- arguments: --server/--game-id/--seat, or the same from the environment ------------
+function options() {
+  const found = {};
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i += 1) {
+    const name = { '--server': 'server', '--game-id': 'gameId', '--seat': 'seat' }[argv[i]];
+    if (name) { found[name] = argv[i + 1]; i += 1; }
+  }
+  const env = process.env;
+  const opts = {
+    server: found.server || env.CURIA_SERVER,
+    gameId: found.gameId || env.CURIA_GAME_ID,
+    seat: Number(found.seat !== undefined ? found.seat : env.CURIA_SEAT),
+    token: env.CURIA_SEAT_TOKEN, // the secret: only ever from the environment
+    seed: env.CURIA_BOT_SEED || '0',
+  };
+  if (!opts.server || !opts.gameId || Number.isNaN(opts.seat) || !opts.token) {
+    console.error('usage: CURIA_SEAT_TOKEN=... node bot.js --server HOST:PORT --game-id ID --seat N');
+    process.exit(2);
+  }
+  return opts;
+}
+
+// --- a small seeded PRNG (mulberry32) ----------------------------------------------------
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function seed32(text) {
+  const big = BigInt(text);
+  return Number((big ^ (big >> 32n)) & 0xffffffffn);
+}
+
+// --- the player --------------------------------------------------------------------------
+const opts = options();
+const random = mulberry32(seed32(opts.seed));
+const log = (...words) => console.error(`node-grpc[seat ${opts.seat}]:`, ...words);
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+function choose(legal) {
+  const exchanges = legal.filter((n) => n.startsWith('exchange '));
+  const notSkip = legal.filter((n) => n !== 'skip');
+  const pool = exchanges.length ? exchanges : (notSkip.length ? notSkip : legal);
+  return pool[Math.floor(random() * pool.length)];
+}
+
+let client = new GameService(opts.server, grpc.credentials.createInsecure());
+let failures = 0;
+
+function reconnect() {
+  client.close();
+  client = new GameService(opts.server, grpc.credentials.createInsecure());
+}
+
+function unary(method, request) {
+  return new Promise((resolve, reject) => {
+    const deadline = new Date(Date.now() + CALL_TIMEOUT_MS);
+    client[method](request, { deadline }, (error, response) => (error ? reject(error) : resolve(response)));
+  });
+}
+
+// A unary call, retried after transient failures (with a new channel each time).
+async function call(method, request) {
+  for (;;) {
+    try {
+      const response = await unary(method, request);
+      failures = 0;
+      return response;
+    } catch (error) {
+      await failed(error);
+    }
+  }
+}
+
+async function failed(error) {
+  if (!TRANSIENT.has(error.code)) throw error;
+  failures += 1;
+  if (failures > MAX_RETRIES) throw error;
+  log(`connection lost (${error.details || error.message}); retry ${failures}/${MAX_RETRIES}`);
+  await sleep(Math.min(1000, 100 * failures));
+  reconnect();
+}
+
+// The seat's views from `after` on, one at a time, resuming after a dropped stream.
+async function* follow(after) {
+  let version = after;
+  for (;;) {
+    const call = client.WatchGame({ game_id: opts.gameId, seat_token: opts.token, after_version: String(version) });
+    try {
+      for await (const update of call) {
+        failures = 0;
+        version = Number(update.version);
+        yield update.view;
+        if (update.view.status === 'GAME_STATUS_FINISHED') return;
+      }
+      await failed({ code: grpc.status.UNAVAILABLE, details: 'the stream ended early' });
+    } catch (error) {
+      await failed(error);
+    }
+  }
+}
+
+async function play() {
+  const seatToken = { game_id: opts.gameId, seat_token: opts.token };
+  let start = (await call('GetView', seatToken)).view;
+  while (start.status === 'GAME_STATUS_WAITING_FOR_SEATS') { // the stream says nothing then
+    await sleep(250);
+    start = (await call('GetView', seatToken)).view;
+  }
+  let latest = Number(start.version);
+  let applied = -1;
+  let forfeited = false;
+  for await (const view of follow(latest)) {
+    const version = Number(view.version);
+    if (view.status === 'GAME_STATUS_FINISHED') return view;
+    if (version < latest) continue; // stale: the game is already further
+    latest = version;
+    if (view.forfeited_seats.includes(opts.seat)) {
+      if (!forfeited) log('this seat forfeited; following the game to its end');
+      forfeited = true;
+      continue;
+    }
+    if (view.legal_decisions.length === 0 || applied === version) continue;
+    const notation = choose(view.legal_decisions.map((d) => d.notation));
+    try {
+      const response = await call('SubmitDecision', {
+        ...seatToken,
+        expected_version: view.version,
+        decision: { notation },
+        request_id: `${opts.seat}-${version}`, // a retry is applied at most once
+      });
+      applied = version;
+      latest = Math.max(latest, Number(response.version));
+    } catch (error) {
+      // ABORTED: a stale view; FAILED_PRECONDITION / INVALID_ARGUMENT: an illegal decision,
+      // or too late. The game is as it was: the stream goes on.
+      if (!REFUSED.has(error.code)) throw error;
+      log(`${notation} at version ${version} refused: ${error.details || error.message}`);
+    }
+  }
+  return start;
+}
+
+play().then((view) => {
+  const score = (view.result && view.result.scores || []).find((s) => s.seat === opts.seat);
+  if (score) log(`game over (${view.result.reason}): ranked ${score.rank}${score.forfeited ? ', forfeited' : ''}`);
+  client.close();
+  process.exitCode = 0;
+}, (error) => {
+  log(`giving up: ${error.details || error.message}`);
+  client.close();
+  process.exit(1);
+});

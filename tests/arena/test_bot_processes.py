@@ -1,0 +1,369 @@
+"""The shipped bots as real processes, launched with the bot process protocol of
+docs/bots.md (arguments, environment, manifest, limits), playing real games on a real
+server: gRPC bots (Python, Node.js), stdio bots through the bridge (Perl, Python), and bad
+bots (crash, hang, illegal decision) that must end as forfeits while the game finishes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.stdio_bridge import exit_reason, parse_answer, split_argv
+from curia.v1 import game_service_pb2 as pb
+from service.client import CuriaClient
+from tests.service.conftest import ServiceProcess, wait_until
+from tests.service.gameplay import assert_contiguous, replay
+
+REPO = Path(__file__).resolve().parents[2]
+BOTS = REPO / "bots"
+BADBOTS = Path(__file__).resolve().parent / "badbots"
+RANDOM = BOTS / "random_bot" / "bot.toml"
+GREEDY = BOTS / "greedy_bot" / "bot.toml"
+NODE = BOTS / "node_grpc" / "bot.toml"
+PERL = BOTS / "perl_stdio" / "bot.toml"
+PY_STDIO = BOTS / "python_stdio" / "bot.toml"
+GAME_TIMEOUT = 40.0
+
+# ---------------------------------------------------------------------------------------
+# Launching bots the way the arena does
+# ---------------------------------------------------------------------------------------
+def launch(manifest_path: Path, server: str, game_id: str, seat: int, token: str, seed: int,
+           log_path: Path | None = None) -> subprocess.Popen[bytes]:
+    """Start a bot for one seat per its manifest and the protocol of docs/bots.md."""
+    manifest: dict[str, Any] = tomllib.loads(manifest_path.read_text())
+    workdir = (manifest_path.parent / manifest.get("workdir", ".")).resolve()
+    command = [sys.executable if word == "{python}" else word for word in manifest["command"]]
+    protocol_args = ["--server", server, "--game-id", game_id, "--seat", str(seat)]
+    if manifest.get("protocol", "grpc") == "stdio":
+        command = [sys.executable, "-m", "arena.stdio_bridge", *protocol_args, "--", *command]
+    else:
+        command = [*command, *protocol_args]
+    env = {**os.environ, "CURIA_SERVER": server, "CURIA_GAME_ID": game_id,
+           "CURIA_SEAT": str(seat), "CURIA_SEAT_TOKEN": token, "CURIA_BOT_SEED": str(seed)}
+    log = (log_path or Path(os.devnull)).open("wb")
+    try:
+        process = subprocess.Popen(command, cwd=workdir, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    finally:
+        log.close()
+    # the manifest's limits (no preexec_fn: forking a process with gRPC threads is unsafe)
+    limits = manifest.get("limits", {})
+    if memory := int(limits.get("memory_mb", 0)) * 1024 * 1024:
+        resource.prlimit(process.pid, resource.RLIMIT_AS, (memory, memory))
+    if cpu := int(limits.get("cpu_seconds", 0)):
+        resource.prlimit(process.pid, resource.RLIMIT_CPU, (cpu, cpu + 5))
+    return process
+
+
+def command_of(process: subprocess.Popen[bytes]) -> list[str]:
+    args = process.args
+    assert isinstance(args, list)
+    return [str(word) for word in args]
+
+
+@dataclass
+class Played:
+    """A game played by bot processes: its final view, record, exit codes, logs."""
+
+    view: pb.View
+    record: pb.GameRecord
+    codes: list[int | None]
+    logs: list[str]
+    commands: list[list[str]] = field(default_factory=list)
+
+    def score(self, seat: int) -> pb.SeatScore:
+        scores: list[pb.SeatScore] = list(self.view.result.scores)
+        return next(score for score in scores if score.seat == seat)
+
+    def explain(self) -> str:
+        return "\n".join(f"--- seat {seat} (exit {code}):\n{log[-3000:]}"
+                         for seat, (code, log) in enumerate(zip(self.codes, self.logs,
+                                                                strict=True)))
+
+
+def play(client: CuriaClient, server: str, tmp_path: Path, manifests: list[Path], *,
+         variant: str = "classic", seed: int = 7, decision_ms: int = 10_000,
+         hold: int | None = None, forfeit_on_illegal: bool = True,
+         timeout: float = GAME_TIMEOUT, **game: Any) -> Played:
+    """Create a tournament-rules game and let one process per seat play it to the end.
+
+    With `hold`, that seat is left open until the other bots are up and waiting (they
+    say so on stderr), then joined and launched: the clock starts only then, so that a
+    short decision limit does not count the other bots' start-up.
+    """
+    created = client.create_game("municipium", variant, len(manifests), seed=seed,
+                                 forfeit_on_illegal=forfeit_on_illegal,
+                                 decision_ms=decision_ms,
+                                 on_timeout="forfeit", open_seats=() if hold is None
+                                 else (hold,), **game)
+    seats = list(created.seats)
+    logs = [tmp_path / f"seat{seat}.log" for seat in range(len(manifests))]
+    processes = {c.seat: launch(manifests[c.seat], server, created.game_id, c.seat, c.token,
+                                seed=1000 + c.seat, log_path=logs[c.seat]) for c in seats}
+    if hold is not None:
+        wait_until(lambda: all("waiting for open seats" in logs[c.seat].read_text()
+                               for c in created.seats), 20, message="the bots to start")
+        seats.append(client.join(created.game_id, hold))
+        processes[hold] = launch(manifests[hold], server, created.game_id, hold,
+                                 seats[-1].token, seed=1000 + hold, log_path=logs[hold])
+    commands = {seat: command_of(process) for seat, process in processes.items()}
+    for credential in seats:
+        assert credential.token not in " ".join(commands[credential.seat])  # env only
+    deadline = time.monotonic() + timeout
+    try:
+        for process in processes.values():
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        for process in processes.values():
+            if process.poll() is None:
+                os.killpg(process.pid, 9)
+                process.wait()
+    played = Played(client.view(created.game_id), pb.GameRecord(),
+                    [processes[seat].returncode for seat in range(len(manifests))],
+                    [log.read_text(errors="replace") for log in logs],
+                    [commands[seat] for seat in range(len(manifests))])
+    assert played.view.status == pb.GAME_STATUS_FINISHED, played.explain()
+    played.record = client.record(created.game_id)
+    return played
+
+
+def assert_clean(played: Played) -> None:
+    """Finished with no forfeit and no timeout; every process exited 0; replayable."""
+    assert played.codes == [0] * len(played.codes), played.explain()
+    assert not played.view.forfeited_seats, played.explain()
+    assert all(not s.forfeited for s in played.view.result.scores)
+    assert {d.cause for d in played.record.decisions} == {pb.DECISION_CAUSE_SEAT}
+    assert_contiguous(played.record)
+    assert replay(played.record) == played.view.result
+
+
+# ---------------------------------------------------------------------------------------
+# Fixtures
+# ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def node_bot() -> Path:
+    """The Node.js bot's manifest, its dependencies installed (`npm install`) if missing."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node and npm are needed for the Node.js bot (bots/node_grpc)")
+    folder = NODE.parent
+    if not (folder / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        build = tomllib.loads(NODE.read_text())["build"]
+        done = subprocess.run(build, cwd=folder, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, f"npm install failed:\n{done.stdout}\n{done.stderr}"
+    return NODE
+
+
+@pytest.fixture
+def probe(tmp_path: Path) -> Path:
+    """A stdio bot that records every line it is sent (and whether it got the token),
+    answering legal[0], as plain text and as {"decision": ...} in turn."""
+    folder = tmp_path / "probe"
+    folder.mkdir()
+    (folder / "bot.py").write_text('''
+import json, os, sys
+with open("env.json", "w") as out:
+    json.dump({"token": "CURIA_SEAT_TOKEN" in os.environ, "seed": os.environ.get(
+        "CURIA_BOT_SEED"), "argv": sys.argv[1:]}, out)
+with open("input.jsonl", "w") as out:
+    for n, line in enumerate(sys.stdin):
+        out.write(line)
+        out.flush()
+        message = json.loads(line)
+        if message["type"] == "decide":
+            choice = message["legal"][0]
+            print(json.dumps({"decision": choice}) if n % 2 else choice, flush=True)
+''')
+    (folder / "bot.toml").write_text('name = "probe"\nlanguage = "python"\n'
+                                     'protocol = "stdio"\ncommand = ["{python}", "bot.py"]\n')
+    return folder / "bot.toml"
+
+
+# ---------------------------------------------------------------------------------------
+# Good bots
+# ---------------------------------------------------------------------------------------
+def test_python_and_node_grpc_bots_play_a_game(client: CuriaClient, server: str,
+                                               tmp_path: Path, node_bot: Path) -> None:
+    played = play(client, server, tmp_path, [RANDOM, GREEDY, node_bot], seed=11)
+    assert_clean(played)
+    assert "game over" in played.logs[2], played.logs[2]  # the Node bot saw the end
+
+
+def test_stdio_bots_play_a_game_through_the_bridge(client: CuriaClient, server: str,
+                                                   tmp_path: Path) -> None:
+    played = play(client, server, tmp_path, [PERL, PY_STDIO, RANDOM], seed=12)
+    assert_clean(played)
+    for seat in (0, 1):
+        assert played.commands[seat][1:3] == ["-m", "arena.stdio_bridge"]
+        assert any(d.seat == seat for d in played.record.decisions)
+
+
+DECIDE_KEYS = ["type", "game", "variant", "seat", "version", "seat_names", "observation",
+               "legal", "time_left_ms"]
+
+
+def test_the_bridge_speaks_the_documented_format(client: CuriaClient, server: str,
+                                                 tmp_path: Path, probe: Path) -> None:
+    played = play(client, server, tmp_path, [probe, RANDOM], variant="revised", seed=3,
+                  decision_ms=5000, bank_ms=60_000)
+    assert_clean(played)
+    lines = (probe.parent / "input.jsonl").read_text().splitlines()
+    messages = [json.loads(line) for line in lines]
+    decides, end = messages[:-1], messages[-1]
+    assert decides and all(m["type"] == "decide" for m in decides)
+    mine = [d for d in played.record.decisions if d.seat == 0]
+    assert [m["version"] for m in decides] == [d.version - 1 for d in mine]
+    assert [m["legal"][0] for m in decides] == [d.notation for d in mine]
+    for message in decides:
+        assert list(message) == DECIDE_KEYS
+        assert (message["game"], message["variant"], message["seat"]) == \
+            ("municipium", "revised", 0)
+        assert message["seat_names"] == list(played.view.seat_names)
+        assert message["observation"]["seat"] == 0
+        assert message["observation"]["game"] == "municipium"
+        assert message["legal"] and all(isinstance(n, str) for n in message["legal"])
+        assert isinstance(message["time_left_ms"], int)
+        assert 0 < message["time_left_ms"] <= 5000
+    assert end == {"type": "end", "forfeited": [], "result": end["result"]}
+    assert end["result"]["ranking"] == [list(g.seats) for g in played.view.result.ranking]
+    assert [s["rank"] for s in end["result"]["scores"]] == \
+        [s.rank for s in played.view.result.scores]
+    env = json.loads((probe.parent / "env.json").read_text())
+    assert env == {"token": False, "seed": "1000", "argv": []}  # no token for a stdio bot
+    # docs/bots.md shows a real decide line with the same fields
+    documented = re.search(r'^\{"type": "decide".*\}$', (REPO / "docs" / "bots.md").read_text(),
+                           re.MULTILINE)
+    assert documented, "docs/bots.md has no example decide line"
+    assert list(json.loads(documented.group(0))) == DECIDE_KEYS
+
+
+def test_without_the_tournament_rules_a_refused_answer_is_asked_again(
+        client: CuriaClient, server: str, tmp_path: Path) -> None:
+    folder = tmp_path / "stubborn"
+    folder.mkdir()
+    (folder / "bot.py").write_text('''
+import json, sys
+with open("input.jsonl", "w") as out:
+    for line in sys.stdin:
+        out.write(line)
+        message = json.loads(line)
+        if message["type"] == "decide":
+            print(message["legal"][0] if "refused" in message else "power nowhere", flush=True)
+''')
+    (folder / "bot.toml").write_text('name = "stubborn"\nprotocol = "stdio"\n'
+                                     'command = ["{python}", "bot.py"]\n')
+    played = play(client, server, tmp_path, [folder / "bot.toml", RANDOM], variant="revised",
+                  seed=4, forfeit_on_illegal=False)
+    assert_clean(played)
+    messages = [json.loads(line) for line in (folder / "input.jsonl").read_text().splitlines()]
+    asked, again = messages[0:-1:2], messages[1:-1:2]
+    assert asked and len(asked) == len(again)
+    for first, second in zip(asked, again, strict=True):
+        assert "refused" not in first and second["refused"]
+        assert {**second, "refused": None, "time_left_ms": None} == \
+            {**first, "refused": None, "time_left_ms": None}
+
+
+# ---------------------------------------------------------------------------------------
+# Bad bots: each forfeits its seat, the game still finishes
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("bot", "reason", "exit_code", "decision_ms"), [
+    ("crash", "stdio bot exited: code 1", 1, 10_000),
+    ("hang", "timeout", 0, 400),
+    ("illegal", "illegal", 0, 10_000),
+])
+def test_a_bad_bot_forfeits_and_the_game_finishes(client: CuriaClient, server: str,
+                                                  tmp_path: Path, bot: str, reason: str,
+                                                  exit_code: int, decision_ms: int) -> None:
+    """Seat 0 (the bad bot) moves first (seed 1); it is launched last, when the others
+    wait for it, so that the others' start-up does not count against their short clock."""
+    played = play(client, server, tmp_path, [BADBOTS / bot / "bot.toml", PY_STDIO, RANDOM],
+                  seed=1, decision_ms=decision_ms, hold=0)
+    assert played.codes == [exit_code, 0, 0], played.explain()
+    assert list(played.view.forfeited_seats) == [0], played.explain()
+    bad = played.score(0)
+    assert bad.forfeited and bad.forfeit_reason == reason
+    assert bad.rank == 3 and played.view.result.ranking[-1].seats == [0]
+    assert not played.score(1).forfeited and not played.score(2).forfeited
+    causes = [d.cause for d in played.record.decisions if d.seat == 0]
+    assert pb.DECISION_CAUSE_FORFEITED in causes
+    assert {d.cause for d in played.record.decisions if d.seat != 0} == {pb.DECISION_CAUSE_SEAT}
+    replayed = pb.GameResult()
+    replayed.CopyFrom(played.view.result)
+    replayed.scores[0].forfeit_reason = ""  # the replay knows the forfeit, not its reason
+    assert replay(played.record) == replayed
+
+
+# ---------------------------------------------------------------------------------------
+# A server restart in the middle of a game
+# ---------------------------------------------------------------------------------------
+def test_bots_survive_a_server_restart(client: CuriaClient, tmp_path: Path,
+                                       service_process: type[ServiceProcess],
+                                       redis_url: str, node_bot: Path) -> None:
+    """Kill -9 the server mid-game and start another on the same port: the Python gRPC
+    player, the Node bot and the bridge reconnect, resume their streams and finish."""
+    first = service_process(redis_url)
+    target = first.address
+    with CuriaClient(target) as remote:
+        created = remote.create_game("municipium", "classic", 3, seed=21)
+        env = {**os.environ, "CURIA_SEAT_TOKEN": created.seats[0].token}
+        processes = [subprocess.Popen(
+            [sys.executable, "-m", "bots.grpc_player", "--bot", "random", "--pace", "0.01",
+             "--server", target, "--game-id", created.game_id, "--seat", "0"],
+            cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+            stderr=(tmp_path / "seat0.log").open("wb"))]
+        processes += [launch(manifest, target, created.game_id, seat, created.seats[seat].token,
+                             seat, tmp_path / f"seat{seat}.log")
+                      for seat, manifest in ((1, node_bot), (2, PY_STDIO))]
+        wait_until(lambda: remote.view(created.game_id).version >= 30, 20,
+                   message="the game to reach version 30")
+        first.kill()
+        time.sleep(0.5)
+        service_process(redis_url, port=first.port)
+        try:
+            codes = [p.wait(timeout=GAME_TIMEOUT) for p in processes]
+        finally:
+            for process in processes:
+                if process.poll() is None:
+                    process.kill()
+        logs = "\n".join(f"--- seat {s}:\n" + (tmp_path / f"seat{s}.log").read_text()[-2000:]
+                         for s in range(3))
+        assert codes == [0, 0, 0], logs
+        record = remote.record(created.game_id)
+    assert {d.cause for d in record.decisions} == {pb.DECISION_CAUSE_SEAT}
+    assert not any(s.forfeited for s in record.result.scores)
+    assert_contiguous(record)
+    assert "retry" in logs  # each noticed the restart
+    assert replay(record) == record.result
+
+
+# ---------------------------------------------------------------------------------------
+# The bridge's small parts
+# ---------------------------------------------------------------------------------------
+def test_the_bridge_reads_answers_as_text_or_json() -> None:
+    assert parse_answer(b"play common\n") == "play common"
+    assert parse_answer(b'{"decision": "move baths>emporium"}\r\n') == "move baths>emporium"
+    assert parse_answer(b"{not json\n") == "{not json"
+    assert parse_answer(b'{"move": 1}\n') == '{"move": 1}'  # submitted as is: illegal
+
+
+def test_the_bridge_takes_its_arguments_before_the_command_and_passes_the_rest() -> None:
+    args = ["--server", "h:1", "--game-id", "g", "--seat", "2"]
+    assert split_argv([*args, "--", "perl", "bot.pl"]) == (args, ["perl", "bot.pl"])
+    assert split_argv(["--", "bot", "--seat", "x"]) == ([], ["bot", "--seat", "x"])
+    assert exit_reason(1) == "stdio bot exited: code 1"
+    assert exit_reason(-9) == "stdio bot exited: signal 9 (SIGKILL)"
