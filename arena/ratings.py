@@ -567,17 +567,16 @@ def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
     """Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1.
 
     The generalised SPRT on trinomial results with plain logistic Elo bounds, in the
-    normal approximation of fishtest's `LLR_logistic` and fastchess's `SPRT::getLLR`
-    (logistic model): with s the mean score, σ² its per-game variance (see
-    `score_with_stderr`), N games and s0, s1 = score_from_elo(elo0), score_from_elo(elo1),
-
-        LLR = (s1 - s0) · (2s - s0 - s1) / (2σ²/N).
+    exact form of fishtest's `stat_util.LLR` (fastchess prints the normal approximation
+    LLR ≈ (s1 - s0)(2s - s0 - s1) / (2σ²/N)): with s0, s1 = score_from_elo(elo0),
+    score_from_elo(elo1), the log-likelihood ratio of the maximum-likelihood
+    win/draw/loss distributions of expected score s1 and s0.
 
     Wald's bounds: lower = ln(β / (1 - α)), upper = ln((1 - β) / α); H1 is accepted at
-    LLR ≥ upper, H0 at LLR ≤ lower, else the test continues (decision None). No data, or
-    results without spread (all wins, all draws or all losses), give LLR 0 as in
-    fastchess. Results must be independent: exact for 2-seat games, an approximation
-    for pairs taken from multi-seat games.
+    LLR ≥ upper, H0 at LLR ≤ lower, else the test continues (decision None). No data
+    gives LLR 0; an empty outcome class counts as 1e-3 games (fishtest's `regularize`),
+    so that all wins, say, still decide. Results must be independent: exact for 2-seat
+    games, an approximation for pairs taken from multi-seat games.
     """
     if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1 and elo0 < elo1):
         raise ValueError("need 0 < alpha, beta; alpha + beta < 1; elo0 < elo1")
@@ -589,11 +588,37 @@ def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
 
 
 def _llr_logistic(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
-    games = wins + draws + losses
-    if games == 0:
+    """The generalised log-likelihood ratio of fishtest's `stat_util.LLR`: N times the
+    difference of the log-likelihoods of the maximum-likelihood trinomials whose expected
+    score is s1 and s0. Empty outcome classes count as 1e-3 games (fishtest's
+    `regularize`), so that all wins, say, give a finite ratio."""
+    if wins + draws + losses == 0:
         return 0.0
-    score, stderr = score_with_stderr(wins, draws, losses)
-    if stderr == 0:
-        return 0.0
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return (s1 - s0) * (2 * score - s0 - s1) / (2 * stderr ** 2)
+    counts = [float(c) if c else 1e-3 for c in (wins, draws, losses)]
+    total = sum(counts)
+    freqs = [c / total for c in counts]
+    p0 = _mle_trinomial(freqs, score_from_elo(elo0))
+    p1 = _mle_trinomial(freqs, score_from_elo(elo1))
+    return total * sum(f * math.log(b / a) for f, a, b in zip(freqs, p0, p1, strict=True))
+
+
+_OUTCOME_SCORES = (1.0, 0.5, 0.0)
+
+
+def _mle_trinomial(freqs: Sequence[float], score: float) -> list[float]:
+    """The distribution closest (in likelihood) to `freqs` with expected score `score`:
+    p_i = f_i / (1 + λ(a_i - score)), λ found by bisection (fishtest's `MLE_expected`)."""
+    gaps = [a - score for a in _OUTCOME_SCORES]
+
+    def excess(lam: float) -> float:
+        return sum(f * g / (1 + lam * g) for f, g in zip(freqs, gaps, strict=True))
+
+    low, high = -1 / (1 - score) + 1e-12, 1 / score - 1e-12
+    for _ in range(200):
+        mid = (low + high) / 2
+        if excess(mid) > 0:
+            low = mid
+        else:
+            high = mid
+    lam = (low + high) / 2
+    return [f / (1 + lam * g) for f, g in zip(freqs, gaps, strict=True)]

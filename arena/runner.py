@@ -11,6 +11,7 @@ stopped; each game's full record is kept in `games/`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import resource
@@ -296,5 +297,6 @@ def describe(config: TournamentConfig) -> dict[str, Any]:
             "seats": config.seats, "format": config.format, "seed": config.seed,
             "rounds": config.rounds, "options": config.options,
             "decision_ms": config.decision_ms, "bank_ms": config.bank_ms,
+            "sprt": dataclasses.asdict(config.sprt) if config.sprt else None,
             "bots": [{"name": b.name, "language": b.language, "protocol": b.protocol}
                      for b in config.bots]}

@@ -112,6 +112,8 @@ def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any]
         ("crosstable (row's score against column)", report.format_crosstable(names, matrix)),
         ("by seat position", report.format_seat_stats(report.seat_stats(outcomes))),
     ]
+    if meta.get("sprt"):
+        sections.insert(0, ("SPRT", sprt_text(outcomes, meta["sprt"])))
     text = "\n\n".join(f"{title}\n{body}" for title, body in sections)
     print(f"\n{text}", file=out)
     (folder / "leaderboard.txt").write_text(text + "\n")
@@ -123,6 +125,27 @@ def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any]
     plot_ratings(history, folder / "ratings.png")
     print(f"\nwritten to {folder}: leaderboard.txt, tournament.json, games.csv, ratings.csv, "
           f"ratings.png, results.jsonl, games/ (records), logs/ (bot output)", file=out)
+
+
+def sprt_text(outcomes: list[GameOutcome], spec: dict[str, Any]) -> str:
+    """The SPRT's verdict on "is A stronger than B", with the head-to-head record."""
+    from arena.ratings import elo_from_score, elo_margin, head_to_head, score_with_stderr, sprt
+
+    a, b = spec["a"], spec["b"]
+    wins, draws, losses = head_to_head(outcomes, a, b)
+    test = sprt(wins, draws, losses, spec["elo0"], spec["elo1"], spec["alpha"], spec["beta"])
+    verdict = {"H1": f"H1 accepted: {a} is stronger than {b} (elo1 = {spec['elo1']})",
+               "H0": f"H0 accepted: {a} is not stronger than {b} by elo1 "
+                     f"(elo0 = {spec['elo0']})",
+               None: "no decision yet (max_games reached or still running)"}[test.decision]
+    lines = [f"{a} vs {b}: {wins} wins, {draws} draws, {losses} losses",
+             f"LLR {test.llr:.2f} (bounds {test.lower:.2f}, {test.upper:.2f}; "
+             f"alpha {spec['alpha']}, beta {spec['beta']}): {verdict}"]
+    if 0 < wins + draws / 2 < wins + draws + losses:
+        score, stderr = score_with_stderr(wins, draws, losses)
+        lines.append(f"Elo difference {elo_from_score(score):+.0f} "
+                     f"± {elo_margin(score, stderr):.0f} (95%)")
+    return "\n".join(lines)
 
 
 def _replace(config: TournamentConfig, **changes: Any) -> TournamentConfig:

@@ -274,19 +274,27 @@ def test_sprt_bounds_follow_wald() -> None:
 
 
 def test_sprt_llr_known_value() -> None:
-    # s = 0.7, σ²/N = 0.16/100, s0 = 0.5, s1 = score_from_elo(20) = 0.528751:
-    # LLR = 0.028751 · (1.4 - 1.028751) / 0.0032 = 3.3355.
+    # Without draws the maximum-likelihood distributions are Bernoulli(s0) and
+    # Bernoulli(s1): LLR = W ln(s1/s0) + L ln((1-s1)/(1-s0)) (up to the 1e-3 regularizer).
+    s0, s1 = 0.5, score_from_elo(20)
+    exact = 60 * math.log(s1 / s0) + 40 * math.log((1 - s1) / (1 - s0))
+    assert sprt(60, 0, 40, elo0=0, elo1=20).llr == pytest.approx(exact, abs=1e-3)
+    # and close to fastchess's normal approximation on a record with draws (3.3355)
     result = sprt(60, 20, 20, elo0=0, elo1=20)
-    assert result.llr == pytest.approx(3.3355, abs=1e-4)
-    assert result.decision == "H1"
+    assert result.llr == pytest.approx(3.3355, rel=0.25)
 
 
 def test_sprt_is_antisymmetric_in_wins_and_losses() -> None:
     assert sprt(30, 50, 20, 0, 10).llr == pytest.approx(-sprt(20, 50, 30, -10, 0).llr)
 
 
-def test_sprt_records_without_spread_give_zero() -> None:
-    assert sprt(10, 0, 0, 0, 10).llr == 0 and sprt(0, 7, 0, 0, 10).llr == 0
+def test_sprt_decides_records_without_spread() -> None:
+    """All wins is evidence, not a division by zero (fishtest's regularization)."""
+    s1 = score_from_elo(100)
+    assert sprt(10, 0, 0, 0, 100).llr == pytest.approx(10 * math.log(s1 / 0.5), abs=1e-2)
+    assert sprt(10, 0, 0, 0, 100).decision is None
+    assert sprt(30, 0, 0, 0, 100).decision == "H1"
+    assert sprt(0, 0, 30, 0, 100).decision == "H0"
 
 
 def run_sprt(rng: random.Random, true_elo: float, elo0: float, elo1: float,

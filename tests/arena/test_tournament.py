@@ -128,3 +128,18 @@ def test_resuming_into_another_tournaments_folder_is_refused(tmp_path: Path,
     (config.output / "tournament.lock.json").write_text(json.dumps({"seed": 999}))
     with pytest.raises(ValueError, match="another tournament"):
         Tournament(config, server, config.output).run()
+
+
+def test_sprt_stops_when_it_decides_and_reports_the_verdict(tmp_path: Path) -> None:
+    bots = [shipped("greedy_bot"), shipped("random_bot")]
+    path = tournament_file(tmp_path, bots, 'seats = 2\nvariant = "revised"\nformat = "sprt"\n'
+                                           "seed = 1\nconcurrency = 2\n[sprt]\na = \"greedy\"\n"
+                                           'b = "random"\nelo0 = 0\nelo1 = 150\n'
+                                           "max_games = 80", "decision_ms = 10000")
+    done = subprocess.run([sys.executable, "-m", "curia", "arena", "run", str(path),
+                           "--no-progress"], cwd=REPO, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    played = ResultsFile(tmp_path / "out" / "results.jsonl").load()
+    assert 5 <= len(played) < 80, "the test stops early on a clear difference"
+    assert "H1 accepted: greedy is stronger than random" in done.stdout
