@@ -615,10 +615,11 @@ def run_simulate(args: argparse.Namespace) -> int:
 #: Each function adds one subcommand to the parser (see the module docstring).
 def add_service_commands(subparsers: Subparsers) -> None:
     from curia.arena_cli import add_arena
-    from curia.remote import add_serve, add_watch
+    from curia.remote import add_loadtest, add_serve, add_watch
 
     add_serve(subparsers)
     add_watch(subparsers)
+    add_loadtest(subparsers)
     add_arena(subparsers)
 
 

@@ -67,6 +67,44 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------------------
+# curia loadtest
+# ---------------------------------------------------------------------------------------
+def add_loadtest(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "loadtest", help="drive many concurrent games against running servers",
+        description="Play N concurrent games of random legal decisions against one or more "
+                    "servers (comma-separated), for a duration; print decisions/s, games/s, "
+                    "latency percentiles per RPC and errors by status code.")
+    parser.add_argument("--server", default=DEFAULT_SERVER,
+                        help="HOST:PORT, or several separated by commas")
+    parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds (default 10)")
+    parser.add_argument("--think-ms", type=float, default=0.0,
+                        help="mean think time before each decision (exponential), ms")
+    parser.add_argument("--channels", type=int, default=8,
+                        help="gRPC channels (connections) to spread calls over (default 8)")
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--max-games", type=int, help="stop starting games after this many")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.set_defaults(run=run_loadtest, parser=parser)
+
+
+def run_loadtest(args: argparse.Namespace) -> int:
+    from service.loadtest import LoadSpec, format_summary, main_json, run_load
+
+    if args.games < 1 or args.duration <= 0:
+        args.parser.error("--games must be at least 1 and --duration positive")
+    spec = LoadSpec(servers=args.server.split(","), games=args.games, duration=args.duration,
+                    think_ms=args.think_ms, channels=args.channels, variant=args.variant,
+                    seats=args.seats, seed=args.seed, max_games=args.max_games)
+    summary = run_load(spec)
+    print(main_json(summary) if args.json else format_summary(summary))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
 # curia watch
 # ---------------------------------------------------------------------------------------
 def add_watch(subparsers: Any) -> None:

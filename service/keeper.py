@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -116,11 +117,38 @@ def fallback_decision(state: GameState, seed: int, version: int, seat: int) -> A
     return legal[Rng(derive_seed(seed, "fallback", version)).below(len(legal))]
 
 
+class StateCache:
+    """Engine states by (game id, version), read-only: the state at a version never
+    changes, so entries never go stale. `fresh()` gives a copy that may be changed."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[str, int], GameState] = OrderedDict()
+
+    def get(self, stored: StoredGame) -> GameState:
+        key = (stored.game_id, stored.version)
+        state = self.entries.get(key)
+        if state is None:
+            state = games.load(stored.state)
+            self.put(stored.game_id, stored.version, state)
+        return state
+
+    def fresh(self, stored: StoredGame) -> GameState:
+        state = self.entries.get((stored.game_id, stored.version))
+        return state.clone() if state is not None else games.load(stored.state)
+
+    def put(self, game_id: str, version: int, state: GameState) -> None:
+        self.entries[(game_id, version)] = state
+        if len(self.entries) > self.size:
+            self.entries.popitem(last=False)
+
+
 class GameKeeper:
     """Serves the public API's requests on top of a GameStore."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
+        self.states = StateCache()
 
     # -- catalogue and creation -------------------------------------------------------
     def list_games(self) -> pb.ListGamesResponse:
@@ -195,7 +223,7 @@ class GameKeeper:
         token = secrets.token_urlsafe(32)
         now = now_ms()
         clock = new_clock(stored.meta, now)
-        mover = games.load(stored.state).to_move()[0]
+        mover = self.states.get(stored).to_move()[0]
         outcome = await self.store.join(stored.game_id, seat, token_hash(token),
                                         deadline_for(stored.meta, clock, mover, now), clock)
         if outcome == "taken":
@@ -235,8 +263,7 @@ class GameKeeper:
     async def view(self, request: pb.GetViewRequest) -> pb.GetViewResponse:
         stored = await self.load(request.game_id)
         seat = self.seat_of(stored, request.seat_token, required=False)
-        state = games.load(stored.state)
-        return pb.GetViewResponse(view=self._view(stored, state, seat))
+        return pb.GetViewResponse(view=self._view(stored, self.states.get(stored), seat))
 
     def _view(self, stored: StoredGame, state: GameState, seat: int | None) -> pb.View:
         return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
@@ -248,7 +275,7 @@ class GameKeeper:
         if stored.status != "finished":
             raise precondition("in_progress", "the record is public once the game is over")
         entries = await self.store.log(stored.game_id)
-        state = games.load(stored.state)
+        state = self.states.get(stored)
         result = state.result()
         assert result is not None
         meta = stored.meta
@@ -288,7 +315,7 @@ class GameKeeper:
         if stored.deadline and now_ms() > stored.deadline:
             raise precondition("time_up", "the time for this decision is up; the timeout "
                                           "policy applies")
-        state = games.load(stored.state)
+        state = self.states.fresh(stored)
         try:
             if len(request.decision.notation) > MAX_NOTATION:
                 raise NotationError(f"a decision's notation is at most {MAX_NOTATION} "
@@ -327,6 +354,7 @@ class GameKeeper:
             status=status, deadline=deadline, new_forfeits=new_forfeits or {}, clock=clock,
             seat=seat, notation=notation(decision), cause=cause, events=events_json(events))
         if committed.outcome == "ok":
+            self.states.put(stored.game_id, committed.version, state)
             stored.status, stored.deadline, stored.clock = status, deadline, clock
             stored.forfeits = {**stored.forfeits, **(new_forfeits or {})}
             DECISIONS_APPLIED.labels(state.game, cause).inc()
@@ -344,13 +372,14 @@ class GameKeeper:
         """Decide at random for forfeited seats until a live seat must decide."""
         while not state.is_over and state.to_move()[0] in stored.forfeits:
             mover = state.to_move()[0]
+            state = state.clone()  # the committed state is cached: never change it
             decision = fallback_decision(state, stored.meta["seed"], stored.version, mover)
             events = state.apply(mover, decision)
             committed = await self._commit(stored, state, mover, decision, events,
                                            "forfeited", f"{mover}:auto:{stored.version}")
             if committed.outcome != "ok":  # another server got there first
                 fresh = await self.load(stored.game_id)
-                stored, state = fresh, games.load(fresh.state)
+                stored, state = fresh, self.states.get(fresh)
                 break
             stored.version = committed.version
         return self._view(stored, state, seat)
@@ -361,7 +390,7 @@ class GameKeeper:
         entries = await self.store.log(game_id, version - 1, version)
         events = events_from_json(entries[0].events) if entries else []
         stored = await self.load(game_id)
-        view = self._view(stored, games.load(stored.state), seat)
+        view = self._view(stored, self.states.get(stored), seat)
         return pb.SubmitDecisionResponse(version=version, duplicate=True, view=view,
                                          events=codec.events_to_proto(version, events, seat))
 
@@ -381,7 +410,7 @@ class GameKeeper:
         return handled
 
     async def _time_out(self, stored: StoredGame) -> int:
-        state = games.load(stored.state)
+        state = self.states.fresh(stored)
         seat = state.to_move()[0]
         policy = stored.meta["policy"]
         forfeit = {seat: "timeout"} if policy == "forfeit" else {}
@@ -418,7 +447,7 @@ class GameKeeper:
         log.info("seat forfeits", extra={"game_id": stored.game_id, "seat": seat,
                                          "reason": reason})
         fresh = await self.load(stored.game_id)
-        return await self._autoplay(fresh, games.load(fresh.state), seat)
+        return await self._autoplay(fresh, self.states.fresh(fresh), seat)
 
     # -- watching -------------------------------------------------------------------------
     async def watch(self, request: pb.WatchGameRequest) -> AsyncIterator[pb.WatchGameResponse]:

@@ -7,8 +7,10 @@ spectator observation. Tokens, the seed and the engine's full state never appear
 
 from __future__ import annotations
 
-import json
+from collections import OrderedDict
 from typing import Any
+
+import orjson
 
 from curia.v1 import game_service_pb2 as pb
 from games.core import GameState
@@ -21,16 +23,41 @@ STATUS = {
 }
 
 
+class ObservationCache:
+    """Encoded observations by (game id, version, seat): a game's state at a version never
+    changes, so an entry never goes stale and needs no invalidation."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[str, int, int | None], tuple[pb.Observation, str]]
+        self.entries = OrderedDict()
+
+    def encoded(self, game_id: str, version: int, state: GameState,
+                seat: int | None) -> tuple[pb.Observation, str]:
+        key = (game_id, version, seat)
+        found = self.entries.get(key)
+        if found is None:
+            observation = state.observation(seat)
+            found = (codec.observation_to_proto(state.game, observation),
+                     orjson.dumps(observation, option=orjson.OPT_SORT_KEYS).decode())
+            self.entries[key] = found
+            if len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return found
+
+
+OBSERVATIONS = ObservationCache()
+
+
 def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: int,
                status: str, seat: int | None, deadline: int, forfeits: dict[int, str],
                bank_left: int | None = None) -> pb.View:
     """The view of `seat` (None: a spectator) of a game at `version`."""
-    observation = state.observation(seat)
+    typed, text = OBSERVATIONS.encoded(game_id, version, state, seat)
     view = pb.View(
         game_id=game_id, version=version, status=STATUS[status],
         to_move=list(state.to_move()) if status == "in_progress" else [],
-        observation=codec.observation_to_proto(state.game, observation),
-        observation_json=json.dumps(observation, sort_keys=True, separators=(",", ":")),
+        observation=typed, observation_json=text,
         pending=state.describe_pending() if status != "waiting" else
         "waiting for open seats to be joined",
         deadline_unix_ms=deadline if status == "in_progress" else 0,

@@ -1,0 +1,153 @@
+"""The game service measured against the ceiling of its own stack, on this machine.
+
+In one run, with client and servers sharing the machine:
+  (a) the bare ceiling: benchmarks/bare_service.py (grpc.aio, one Redis GET+SET per call)
+      under C calls in flight;
+  (b) the full service (`curia serve`) under the same client load: C concurrent games,
+      each with one call in flight (GetView, then SubmitDecision), no think time;
+  and prints b/a in calls/s. Then (c) scale-out: 1, 2 and 4 service processes sharing one
+  port (SO_REUSEPORT) on one Redis; and (d) many games with think time (each deciding
+  about once a second): decision latency percentiles.
+
+    python3 benchmarks/service_bench.py [--seconds 10] [--concurrency 64] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from service.loadtest import LoadSpec, format_summary, percentiles, run_load
+from service.redis_server import EmbeddedRedis, free_port
+
+HERE = Path(__file__).resolve().parent
+
+
+@contextmanager
+def processes(commands: list[list[str]], ready_port: int) -> Iterator[None]:
+    """Start server processes and wait until the port accepts gRPC; stop them after."""
+    started = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for c in commands]
+    try:
+        channel = grpc.insecure_channel(f"127.0.0.1:{ready_port}")
+        grpc.channel_ready_future(channel).result(timeout=30)
+        channel.close()
+        time.sleep(1.0 if len(commands) > 1 else 0.3)  # let every process bind
+        yield
+    finally:
+        for process in started:
+            process.terminate()
+        for process in started:
+            process.wait(timeout=15)
+
+
+async def drive_bare(target: str, concurrency: int, seconds: float,
+                     channels: int) -> dict[str, Any]:
+    """C workers calling the bare service in a loop; calls/s and latency."""
+    chans = [grpc.aio.insecure_channel(target) for _ in range(channels)]
+    calls = [c.unary_unary("/curia.bench.Bare/Call") for c in chans]
+    latencies: list[float] = []
+    deadline = time.perf_counter() + seconds
+
+    async def worker(n: int) -> None:
+        call = calls[n % len(calls)]
+        key = f"k{n}".encode()
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            await call(key, timeout=30)
+            latencies.append(time.perf_counter() - started)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(worker(n) for n in range(concurrency)))
+    elapsed = time.perf_counter() - began
+    for c in chans:
+        await c.close()
+    return {"calls": len(latencies), "calls_per_s": round(len(latencies) / elapsed, 1),
+            "latency_ms": percentiles(latencies)}
+
+
+def serve_command(port: int, redis_url: str) -> list[str]:
+    return [sys.executable, "-m", "curia", "serve", "--port", str(port), "--host",
+            "127.0.0.1", "--redis-url", redis_url, "--log-level", "WARNING"]
+
+
+def bench(seconds: float, concurrency: int, think_games: int) -> dict[str, Any]:
+    report: dict[str, Any] = {"machine": f"{os.cpu_count()} cores, Python "
+                                         f"{sys.version.split()[0]}",
+                              "seconds": seconds, "concurrency": concurrency}
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data) as redis:
+        port = free_port()
+        bare = [sys.executable, str(HERE / "bare_service.py"), "--port", str(port),
+                "--redis-url", redis.url]
+        with processes([bare], port):
+            report["bare"] = asyncio.run(drive_bare(f"127.0.0.1:{port}", concurrency,
+                                                    seconds, channels=8))
+        report["full"] = {}
+        for count in (1, 2, 4):
+            port = free_port()
+            with processes([serve_command(port, redis.url)] * count, port):
+                report["full"][count] = run_load(LoadSpec(
+                    servers=[f"127.0.0.1:{port}"], games=concurrency, duration=seconds,
+                    channels=8 * count))
+        bare_rate = report["bare"]["calls_per_s"]
+        report["ratio_full_to_bare"] = round(report["full"][1]["calls_per_s"] / bare_rate, 3)
+        port = free_port()
+        with processes([serve_command(port, redis.url)] * 2, port):
+            report["think"] = run_load(LoadSpec(
+                servers=[f"127.0.0.1:{port}"], games=think_games, duration=seconds * 2,
+                think_ms=1000, channels=32))
+    return report
+
+
+def print_report(report: dict[str, Any]) -> None:
+    bare = report["bare"]
+    print(f"machine: {report['machine']}; {report['seconds']} s per run, "
+          f"{report['concurrency']} calls in flight")
+    print(f"(a) bare ceiling (grpc.aio + one Redis GET+SET): {bare['calls_per_s']:.0f} calls/s,"
+          f" p50 {bare['latency_ms']['p50']} ms, p99 {bare['latency_ms']['p99']} ms")
+    for count, summary in report["full"].items():
+        print(f"(b/c) full service, {count} process(es): {summary['calls_per_s']:.0f} calls/s, "
+              f"{summary['decisions_per_s']:.0f} decisions/s, "
+              f"{summary['games_per_s']:.1f} games/s")
+    print(f"ratio full (1 process) / bare: {report['ratio_full_to_bare']:.2f}  (target >= 0.5)")
+    print("\nfull service, 1 process:\n" + format_summary(report["full"][1]))
+    think = report["think"]
+    submit = think["latency_ms"].get("SubmitDecision", {})
+    print(f"\n(d) {think_games_of(report)} games, ~1 decision/s each (think time 1 s), "
+          f"2 processes: {think['decisions_per_s']:.0f} decisions/s, SubmitDecision p99 "
+          f"{submit.get('p99')} ms (target < 50 ms)\n" + format_summary(think))
+
+
+def think_games_of(report: dict[str, Any]) -> int:
+    return int(report.get("think_games", 0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--think-games", type=int, default=1000)
+    parser.add_argument("--json", action="store_true")
+    options = parser.parse_args()
+    report = bench(options.seconds, options.concurrency, options.think_games)
+    report["think_games"] = options.think_games
+    if options.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print_report(report)
+
+
+if __name__ == "__main__":
+    main()

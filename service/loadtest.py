@@ -1,0 +1,215 @@
+"""`curia loadtest`: many concurrent games against running servers, with latency figures.
+
+Each game is driven by one asyncio task holding all its seats' tokens: read the mover's
+view (GetView), think (optional), submit a random legal decision (SubmitDecision), until
+the game ends; then it starts a new game while time remains. Calls spread over several
+channels (HTTP/2 connections) and servers. Figures: decisions/s, games/s, latency
+percentiles per RPC, errors by status code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from curia.v1 import game_service_pb2 as pb
+from curia.v1 import game_service_pb2_grpc as pb_grpc
+
+FINISHED = pb.GAME_STATUS_FINISHED
+
+
+@dataclass
+class LoadSpec:
+    """What to drive."""
+
+    servers: list[str]
+    games: int = 50
+    duration: float = 10.0
+    think_ms: float = 0.0
+    channels: int = 8
+    game: str = "municipium"
+    variant: str = "classic"
+    seats: int = 3
+    seed: int = 1
+    max_games: int | None = None
+
+
+@dataclass
+class Stats:
+    """Latencies per RPC (seconds), errors by code, and counts."""
+
+    latency: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    decisions: int = 0
+    games_finished: int = 0
+    started: float = 0.0
+    ended: float = 0.0
+
+    def timed(self, method: str, seconds: float) -> None:
+        self.latency[method].append(seconds)
+
+    @property
+    def elapsed(self) -> float:
+        return max(self.ended - self.started, 1e-9)
+
+    def summary(self) -> dict[str, Any]:
+        calls = sum(len(v) for v in self.latency.values())
+        return {
+            "seconds": round(self.elapsed, 3),
+            "decisions": self.decisions, "decisions_per_s": round(self.decisions / self.elapsed, 1),
+            "games_finished": self.games_finished,
+            "games_per_s": round(self.games_finished / self.elapsed, 2),
+            "calls": calls, "calls_per_s": round(calls / self.elapsed, 1),
+            "latency_ms": {m: percentiles(v) for m, v in sorted(self.latency.items())},
+            "errors": dict(sorted(self.errors.items())),
+        }
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    """p50 / p95 / p99 / max in milliseconds (nearest rank)."""
+    if not samples:
+        return {}
+    ordered = sorted(samples)
+
+    def rank(q: float) -> float:
+        return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+    return {"count": len(ordered), "p50": rank(0.50), "p95": rank(0.95), "p99": rank(0.99),
+            "max": round(1000 * ordered[-1], 2)}
+
+
+class Driver:
+    """Runs the load: `await Driver(spec).run()` returns the Stats."""
+
+    def __init__(self, spec: LoadSpec) -> None:
+        self.spec = spec
+        self.stats = Stats()
+        self.channels: list[grpc.aio.Channel] = []
+        self.stubs: Any = None
+        self.deadline = 0.0
+        self.game_numbers = itertools.count()
+
+    async def call(self, method: str, request: Any) -> Any:
+        """One RPC on the next channel, timed; None (and counted) if it fails."""
+        stub = next(self.stubs)
+        started = time.perf_counter()
+        try:
+            response = await getattr(stub, method)(request, timeout=30)
+        except grpc.aio.AioRpcError as error:
+            self.stats.errors[f"{method}:{error.code().name}"] += 1
+            return None
+        self.stats.timed(method, time.perf_counter() - started)
+        return response
+
+    async def run(self) -> Stats:
+        spec = self.spec
+        self.channels = [grpc.aio.insecure_channel(spec.servers[i % len(spec.servers)])
+                         for i in range(max(spec.channels, len(spec.servers)))]
+        self.stubs = itertools.cycle([pb_grpc.GameServiceStub(c)  # type: ignore[no-untyped-call]
+                                      for c in self.channels])
+        self.stats.started = time.perf_counter()
+        self.deadline = self.stats.started + self.spec.duration
+        await asyncio.gather(*(self.play_games(worker) for worker in range(self.spec.games)))
+        self.stats.ended = time.perf_counter()
+        for channel in self.channels:
+            await channel.close()
+        return self.stats
+
+    def more_games(self) -> bool:
+        if time.perf_counter() >= self.deadline:
+            return False
+        cap = self.spec.max_games
+        return cap is None or next(self.game_numbers) < cap
+
+    async def play_games(self, worker: int) -> None:
+        rng = random.Random(self.spec.seed * 100_003 + worker)
+        if self.spec.think_ms:  # spread the starts over one think time
+            await asyncio.sleep(rng.random() * self.spec.think_ms / 1000)
+        while self.more_games():
+            await self.play_one(rng)
+
+    async def play_one(self, rng: random.Random) -> None:
+        spec = self.spec
+        created = await self.call("CreateGame", pb.CreateGameRequest(
+            game=spec.game, variant=spec.variant, num_seats=spec.seats,
+            seed=rng.getrandbits(62)))
+        if created is None:
+            await asyncio.sleep(0.1)
+            return
+        tokens = {c.seat: c.token for c in created.seats}
+        mover = None
+        while time.perf_counter() < self.deadline:
+            view = await self._view(created.game_id, tokens, mover)
+            if view is None:
+                continue
+            if view.status == FINISHED:
+                self.stats.games_finished += 1
+                return
+            if self.spec.think_ms:
+                pause = rng.expovariate(1000 / self.spec.think_ms)
+                if time.perf_counter() + pause >= self.deadline:
+                    return  # no decision would land in time: stop at the deadline
+                await asyncio.sleep(pause)
+            choice = rng.choice(view.legal_decisions)
+            answer = await self.call("SubmitDecision", pb.SubmitDecisionRequest(
+                game_id=created.game_id, seat_token=tokens[view.seat],
+                expected_version=view.version, decision=pb.Decision(notation=choice.notation),
+                request_id=uuid.uuid4().hex))
+            if answer is not None:
+                self.stats.decisions += 1
+                after = answer.view
+                if after.status == FINISHED:
+                    self.stats.games_finished += 1
+                    return
+                mover = after.to_move[0]
+
+    async def _view(self, game_id: str, tokens: dict[int, str],
+                    mover: int | None) -> pb.View | None:
+        if mover is None:  # first look: as a spectator, to learn who moves
+            answer = await self.call("GetView", pb.GetViewRequest(game_id=game_id))
+            if answer is None:
+                return None
+            spectator: pb.View = answer.view
+            if spectator.status == FINISHED:
+                return spectator
+            mover = spectator.to_move[0]
+        answer = await self.call("GetView", pb.GetViewRequest(
+            game_id=game_id, seat_token=tokens[mover]))
+        if answer is None:
+            return None
+        view: pb.View = answer.view
+        return view
+
+
+def run_load(spec: LoadSpec) -> dict[str, Any]:
+    """Drive the load; the summary as plain data."""
+    stats = asyncio.run(Driver(spec).run())
+    return stats.summary()
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """An aligned table of the summary."""
+    lines = [f"{summary['seconds']:.1f} s: {summary['decisions']} decisions "
+             f"({summary['decisions_per_s']:.0f}/s), {summary['games_finished']} games "
+             f"finished ({summary['games_per_s']:.2f}/s), {summary['calls']} calls "
+             f"({summary['calls_per_s']:.0f}/s)",
+             f"{'rpc':<16}{'count':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}"]
+    for method, p in summary["latency_ms"].items():
+        lines.append(f"{method:<16}{p['count']:>8}{p['p50']:>9.2f}{p['p95']:>9.2f}"
+                     f"{p['p99']:>9.2f}{p['max']:>9.2f}")
+    errors = summary["errors"]
+    lines.append("errors: " + (", ".join(f"{k} {v}" for k, v in errors.items()) or "none"))
+    return "\n".join(lines)
+
+
+def main_json(summary: dict[str, Any]) -> str:
+    return json.dumps(summary, indent=1, sort_keys=True)
