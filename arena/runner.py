@@ -5,7 +5,8 @@ the game (forfeit on timeout and on illegal decisions), starts one process per s
 the launch protocol of docs/bots.md, watches the game as a spectator, resigns a seat whose
 process dies, and stops every process at the end. Each result is appended to
 `results.jsonl` the moment its game ends, so an interrupted tournament resumes where it
-stopped; each game's full record is kept in `games/`.
+stopped; each game's full record is kept in `games/`. A server or Redis away for a moment
+(UNAVAILABLE, DEADLINE_EXCEEDED) is waited out, for at most RETRY_SECONDS in a row.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
+import grpc
 from google.protobuf.json_format import MessageToDict
 
 from arena.config import BotManifest, ConfigError, Limits, TournamentConfig
@@ -37,6 +39,26 @@ from service.client import CuriaClient
 
 FINISHED = pb.GAME_STATUS_FINISHED
 POLL_SECONDS = 0.05
+#: Statuses of a server (or its Redis) away for a moment: the arena's calls retry them...
+TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+#: ... for at most this many seconds in a row, then the tournament fails loudly.
+RETRY_SECONDS = 60.0
+T = TypeVar("T")
+
+
+def retrying(call: Callable[[], T], seconds: float = RETRY_SECONDS) -> T:
+    """`call()`, retried with a growing pause (at most 1 s) while it fails with a
+    transient status, for at most `seconds`; any other failure is raised at once."""
+    deadline = time.monotonic() + seconds
+    pause = 0.05
+    while True:
+        try:
+            return call()
+        except grpc.RpcError as error:
+            if error.code() not in TRANSIENT or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(1.0, pause * 2)
 
 
 def apply_limits(pid: int, limits: Limits) -> None:
@@ -221,10 +243,10 @@ class Tournament:
     def play(self, game: ScheduledGame) -> GameOutcome:
         c = self.config
         with CuriaClient(self.server) as client:
-            created = client.create_game(
+            created = retrying(lambda: client.create_game(  # a retry may orphan a game
                 c.game, c.variant, c.seats, options=dict(c.options), seed=game.seed,
                 decision_ms=c.decision_ms, bank_ms=c.bank_ms, on_timeout="forfeit",
-                forfeit_on_illegal=True)
+                forfeit_on_illegal=True))
             tokens = {cred.seat: cred.token for cred in created.seats}
             bots = [self._launch(game, created.game_id, seat, name, tokens[seat])
                     for seat, name in enumerate(game.seating)]
@@ -233,7 +255,7 @@ class Tournament:
             finally:
                 for bot in bots:
                     bot.stop()
-            record = client.record(created.game_id)
+            record = retrying(lambda: client.record(created.game_id))
         self._save_record(game, record)
         return outcome_of(game, record, final)
 
@@ -249,7 +271,7 @@ class Tournament:
         """Watch until the game ends; resign seats whose process died or ran too long."""
         deadline = time.monotonic() + self.config.game_timeout_s
         resigned: set[int] = set()
-        while (view := client.view(game_id)).status != FINISHED:
+        while (view := retrying(lambda: client.view(game_id))).status != FINISHED:
             for seat, bot in enumerate(bots):
                 code = bot.exit_code()
                 if code is not None and seat not in resigned:
@@ -266,10 +288,8 @@ class Tournament:
     @staticmethod
     def _resign(client: CuriaClient, game_id: str, token: str, view: pb.View,
                 reason: str) -> None:
-        import grpc
-
         with contextlib.suppress(grpc.RpcError):  # the game may have ended meanwhile
-            client.resign(game_id, token, reason)
+            retrying(lambda: client.resign(game_id, token, reason))
 
     def _save_record(self, game: ScheduledGame, record: pb.GameRecord) -> None:
         path = self.output / "games" / f"{game.index:05d}.json"

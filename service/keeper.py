@@ -223,9 +223,10 @@ class GameKeeper:
         token = secrets.token_urlsafe(32)
         now = now_ms()
         clock = new_clock(stored.meta, now)
-        mover = self.states.get(stored).to_move()[0]
-        outcome = await self.store.join(stored.game_id, seat, token_hash(token),
-                                        deadline_for(stored.meta, clock, mover, now), clock)
+        mover = _mover(self.states.get(stored))  # None once the game is over
+        deadline = deadline_for(stored.meta, clock, mover, now) if mover is not None else 0
+        outcome = await self.store.join(stored.game_id, seat, token_hash(token), deadline,
+                                        clock)
         if outcome == "taken":
             raise ServiceError(grpc.StatusCode.ALREADY_EXISTS, "seat_taken",
                                f"seat {seat} is already taken")

@@ -41,6 +41,7 @@ class LoadSpec:
     seats: int = 3
     seed: int = 1
     max_games: int | None = None
+    options: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -141,7 +142,7 @@ class Driver:
         spec = self.spec
         created = await self.call("CreateGame", pb.CreateGameRequest(
             game=spec.game, variant=spec.variant, num_seats=spec.seats,
-            seed=rng.getrandbits(62)))
+            options=spec.options, seed=rng.getrandbits(62)))
         if created is None:
             await asyncio.sleep(0.1)
             return

@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import grpc
+import redis.exceptions as redis_errors
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
@@ -29,7 +31,7 @@ from prometheus_client import start_http_server
 
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
-from service.errors import ServiceError
+from service.errors import ServiceError, invalid
 from service.keeper import GameKeeper
 from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS
 from service.redis_server import EmbeddedRedis
@@ -41,6 +43,49 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["GameService"].full_name
 MAX_REQUEST_BYTES = 64 * 1024
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 Response = TypeVar("Response")
+#: Redis away for a moment (down, restarting, loading its file, a cluster failover): the
+#: request may be retried, so it is answered UNAVAILABLE, not INTERNAL.
+REDIS_AWAY = (redis_errors.ConnectionError, redis_errors.TimeoutError,
+              redis_errors.ClusterDownError, redis_errors.TryAgainError)
+UNAVAILABLE_MESSAGE = "the game store is unavailable for a moment; retry"
+
+
+@dataclass(frozen=True)
+class MalformedRequest:
+    """A request payload that does not parse as its message type (see `add_game_service`)."""
+
+    error: str
+
+
+def _lenient(message_type: Any) -> Callable[[bytes], Any]:
+    def parse(data: bytes) -> Any:
+        try:
+            return message_type.FromString(data)
+        except DecodeError as error:
+            return MalformedRequest(str(error) or "not a valid message")
+    return parse
+
+
+def add_game_service(servicer: GameService, server: grpc.aio.Server) -> None:
+    """Register the servicer as the generated code does, except that a payload that does
+    not parse reaches it as a MalformedRequest, answered INVALID_ARGUMENT (gRPC itself
+    would answer UNKNOWN)."""
+    handlers = {}
+    for method in pb.DESCRIPTOR.services_by_name["GameService"].methods:
+        make = (grpc.unary_stream_rpc_method_handler if method.server_streaming
+                else grpc.unary_unary_rpc_method_handler)
+        handlers[method.name] = make(
+            getattr(servicer, method.name),
+            request_deserializer=_lenient(getattr(pb, method.input_type.name)),
+            response_serializer=getattr(pb, method.output_type.name).SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME,
+                                                                          handlers),))
+    server.add_registered_method_handlers(SERVICE_NAME, handlers)
+
+
+def _check_parsed(request: Any) -> None:
+    if isinstance(request, MalformedRequest):
+        raise invalid(f"malformed request: {request.error}")
 
 
 class GameService(pb_grpc.GameServiceServicer):
@@ -54,6 +99,7 @@ class GameService(pb_grpc.GameServiceServicer):
         started = time.perf_counter()
         code = "OK"
         try:
+            _check_parsed(request)
             return await handler(request)
         except ServiceError as error:
             code = error.code.name
@@ -65,6 +111,12 @@ class GameService(pb_grpc.GameServiceServicer):
                                        "request_id": getattr(request, "request_id", "")})
             await context.abort(error.code, error.message)
             raise  # unreachable: abort raises
+        except REDIS_AWAY as error:
+            code = "UNAVAILABLE"
+            log.warning("redis unavailable", extra={
+                "method": method, "error": f"{type(error).__name__}: {error}"})
+            await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
+            raise
         except Exception:
             code = "INTERNAL"
             log.exception("internal error", extra={"method": method,
@@ -111,13 +163,25 @@ class GameService(pb_grpc.GameServiceServicer):
         started = time.perf_counter()
         code = "OK"
         try:
+            _check_parsed(request)
             async for message in self.keeper.watch(request):
                 yield message
         except ServiceError as error:
             code = error.code.name
             log.info("refused", extra={"method": "WatchGame", "code": code,
-                                       "reason": error.reason, "game_id": request.game_id})
+                                       "reason": error.reason,
+                                       "game_id": getattr(request, "game_id", "")})
             await context.abort(error.code, error.message)
+        except REDIS_AWAY as error:
+            code = "UNAVAILABLE"
+            log.warning("redis unavailable", extra={
+                "method": "WatchGame", "error": f"{type(error).__name__}: {error}"})
+            await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
+        except Exception:
+            code = "INTERNAL"
+            log.exception("internal error", extra={
+                "method": "WatchGame", "game_id": getattr(request, "game_id", "")})
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
         finally:
             OPEN_STREAMS.dec()
             RPC_SECONDS.labels("WatchGame", code).observe(time.perf_counter() - started)
@@ -131,8 +195,7 @@ async def create_server(store: GameStore, address: str = "[::]:50051"
         ("grpc.max_send_message_length", MAX_RESPONSE_BYTES),
         ("grpc.so_reuseport", 1),
     ])
-    pb_grpc.add_GameServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        GameService(GameKeeper(store)), server)
+    add_game_service(GameService(GameKeeper(store)), server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(

@@ -32,6 +32,11 @@ from service.metrics import REDIS_SECONDS
 CLUSTER_SCHEME = "redis+cluster://"
 ACTIVE = "curia:active"
 DEADLINES = "curia:deadlines"
+#: How long a watcher's XREAD blocks for the next version before it looks again.
+WAIT_BLOCK_MS = 5000
+#: Redis socket read timeout, longer than that block: redis-py 8 defaults to 5 s, which
+#: raced the 5 s XREAD BLOCK and cut every WatchGame stream of a game idle for 5 s.
+SOCKET_TIMEOUT_S = WAIT_BLOCK_MS / 1000 + 5
 
 #: Merges forfeits (JSON object seat -> reason) into the game hash; returns the merged JSON.
 MERGE_FORFEITS = """
@@ -161,8 +166,9 @@ class GameStore:
         (any node; the others are discovered)."""
         if url.startswith(CLUSTER_SCHEME):
             node = "redis://" + url[len(CLUSTER_SCHEME):]
-            return cls(aioredis.RedisCluster.from_url(node), finished_ttl)
-        return cls(aioredis.from_url(url), finished_ttl)
+            return cls(aioredis.RedisCluster.from_url(node, socket_timeout=SOCKET_TIMEOUT_S),
+                       finished_ttl)
+        return cls(aioredis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S), finished_ttl)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -253,7 +259,7 @@ class GameStore:
         return [_entry(entry_id, fields) for entry_id, fields in rows]
 
     async def wait_log(self, game_id: str, after_version: int,
-                       block_ms: int = 5000) -> list[LogEntry]:
+                       block_ms: int = WAIT_BLOCK_MS) -> list[LogEntry]:
         """Block until entries after `after_version` exist (or the time runs out)."""
         stream = keys(game_id)[1]
         answer = await self.redis.xread({stream: f"{after_version}-1"}, block=block_ms,

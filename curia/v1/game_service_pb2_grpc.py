@@ -38,7 +38,11 @@ class GameServiceStub:
     over or still waiting for seats, the record is not yet public
     ABORTED             expected_version is stale: re-read the view and decide again
     ALREADY_EXISTS      JoinGame on a seat already taken
-    RESOURCE_EXHAUSTED  no open seat left to join
+    RESOURCE_EXHAUSTED  no open seat left to join, or a request over 64 KiB
+    OUT_OF_RANGE        WatchGame after a version the game has not reached
+    UNAVAILABLE         the server or its Redis is away for a moment: retry (on another
+    server if there are several), SubmitDecision with the same
+    request_id so it applies once
     A refused request changes nothing.
     """
 
@@ -103,7 +107,11 @@ class GameServiceServicer:
     over or still waiting for seats, the record is not yet public
     ABORTED             expected_version is stale: re-read the view and decide again
     ALREADY_EXISTS      JoinGame on a seat already taken
-    RESOURCE_EXHAUSTED  no open seat left to join
+    RESOURCE_EXHAUSTED  no open seat left to join, or a request over 64 KiB
+    OUT_OF_RANGE        WatchGame after a version the game has not reached
+    UNAVAILABLE         the server or its Redis is away for a moment: retry (on another
+    server if there are several), SubmitDecision with the same
+    request_id so it applies once
     A refused request changes nothing.
     """
 
@@ -227,7 +235,11 @@ class GameService:
     over or still waiting for seats, the record is not yet public
     ABORTED             expected_version is stale: re-read the view and decide again
     ALREADY_EXISTS      JoinGame on a seat already taken
-    RESOURCE_EXHAUSTED  no open seat left to join
+    RESOURCE_EXHAUSTED  no open seat left to join, or a request over 64 KiB
+    OUT_OF_RANGE        WatchGame after a version the game has not reached
+    UNAVAILABLE         the server or its Redis is away for a moment: retry (on another
+    server if there are several), SubmitDecision with the same
+    request_id so it applies once
     A refused request changes nothing.
     """
 

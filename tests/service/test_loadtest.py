@@ -20,7 +20,7 @@ def test_percentiles_by_nearest_rank() -> None:
 
 def test_the_load_driver_plays_games_to_their_end(server: str) -> None:
     summary = run_load(LoadSpec(servers=[server], games=4, duration=3.0, channels=2,
-                                variant="revised", seats=2))
+                                variant="revised", seats=2, options={"max_turns": 4}))
     assert summary["decisions"] > 100 and summary["errors"] == {}
     assert summary["latency_ms"]["SubmitDecision"]["count"] == summary["decisions"]
     assert summary["games_finished"] >= 1

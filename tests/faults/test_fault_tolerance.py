@@ -1,0 +1,295 @@
+"""Faults during real play: kill -9 of a server under load, a Redis restart in the middle of
+a tournament, a watch stream resumed on the other server. Real redis-server, real
+`curia serve` processes, real gRPC channels; every wait is bounded."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import redis
+
+from arena.config import TournamentConfig
+from arena.ratings import GameOutcome
+from arena.runner import Tournament
+from curia.v1 import game_service_pb2 as pb
+from service.client import CuriaClient
+from service.failover import FailoverClient
+from service.redis_server import EmbeddedRedis
+from service.server import BackgroundServer
+from service.store import ACTIVE, keys
+from tests.service.conftest import ServiceProcess, wait_until
+from tests.service.gameplay import Game, assert_contiguous, new_game, play_out, replay, step
+
+FINISHED = pb.GAME_STATUS_FINISHED
+REPO = Path(__file__).resolve().parents[2]
+#: every wait on a thread, a process or a condition is bounded by this many seconds
+WAIT = 30.0
+
+
+def log_ids(redis_url: str, game_id: str) -> list[int]:
+    """The versions of the game's log entries, read straight from Redis."""
+    with redis.Redis.from_url(redis_url) as r:
+        return [int(entry_id.split(b"-")[0]) for entry_id, _ in r.xrange(keys(game_id)[1])]
+
+
+def join_all(threads: list[threading.Thread], timeout: float = WAIT) -> None:
+    """Join the threads within `timeout` seconds in all; fail if one is still running."""
+    deadline = time.monotonic() + timeout
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    assert not any(t.is_alive() for t in threads), "a thread did not finish in time"
+
+
+def request_count(redis_url: str, game_id: str) -> int:
+    """How many request ids the game has applied (one per applied decision)."""
+    with redis.Redis.from_url(redis_url) as r:
+        return int(r.hlen(keys(game_id)[2]))
+
+
+# -- kill -9 of one of two servers under load ---------------------------------------------
+@dataclass
+class Player:
+    """One thread playing one game as fast as it can through a FailoverClient."""
+
+    game: Game
+    targets: list[str]
+    seed: int
+    #: version -> (seat, notation) of every submission the server answered OK
+    acknowledged: dict[int, tuple[int, str]] = field(default_factory=dict)
+    duplicates: int = 0
+    failovers: int = 0
+    final: pb.View | None = None
+    error: BaseException | None = None
+
+    def run(self) -> None:
+        rng = random.Random(self.seed)
+        game_id = self.game.game_id
+        try:
+            with FailoverClient(self.targets, attempts=6, timeout=5.0) as client:
+                while (spectator := client.view(game_id)).status != FINISHED:
+                    seat = spectator.to_move[0]
+                    token = self.game.tokens[seat]
+                    view = client.view(game_id, token)
+                    choice = rng.choice(list(view.legal_decisions)).notation
+                    answer = client.submit(game_id, token, view.version, choice,
+                                           request_id=f"{seat}-{view.version}")
+                    assert answer.version == view.version + 1, (answer.version, view.version)
+                    assert answer.version not in self.acknowledged
+                    self.acknowledged[answer.version] = (seat, choice)
+                    self.duplicates += answer.duplicate
+                self.final = spectator
+                self.failovers = client.failovers
+        except BaseException as error:  # reported by the test, not lost in the thread
+            self.error = error
+
+
+def test_kill_9_of_one_of_two_servers_under_load_loses_and_doubles_nothing(
+        service_process: type[ServiceProcess], redis_url: str) -> None:
+    """12 games played flat out through FailoverClients, half starting on A, half on B; A
+    is SIGKILLed after 1 s. Every game ends; its log is versions 1..N once each; every
+    decision a client was told was applied is in the record at that version, and nothing
+    else is; replaying the record reproduces the result."""
+    a, b = service_process(redis_url), service_process(redis_url)
+    orders = ([a.address, b.address], [b.address, a.address])
+    with CuriaClient(b.address, timeout=WAIT) as observer:
+        players = [Player(new_game(observer, seed=100 + i), orders[i % 2], seed=100 + i)
+                   for i in range(12)]
+        threads = [threading.Thread(target=p.run, daemon=True) for p in players]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)
+        at_kill = {p.game.game_id: observer.view(p.game.game_id) for p in players}
+        a.kill()  # SIGKILL, in the middle of the load
+        assert a.process.returncode == -9
+        join_all(threads)  # every game finished in time
+        errors = [p.error for p in players if p.error is not None]
+        assert not errors, errors
+        assert all(v.version > 0 and v.status != FINISHED for v in at_kill.values()), \
+            "every game was in flight when A died"
+
+        for index, player in enumerate(players):
+            game_id = player.game.game_id
+            assert player.final is not None and player.final.status == FINISHED
+            assert player.final.version > at_kill[game_id].version
+            # the clients that started on A moved to B; those on B never had to (and so
+            # never retried a submission: only a retry can be answered duplicate=True)
+            assert (player.failovers >= 1) == (index % 2 == 0), (index, player.failovers)
+            assert index % 2 == 0 or player.duplicates == 0
+            record = observer.record(game_id)
+            assert_contiguous(record)
+            total = len(record.decisions)
+            assert total == player.final.version
+            # one log entry and one request id per version: nothing was applied twice
+            assert log_ids(redis_url, game_id) == list(range(1, total + 1))
+            assert request_count(redis_url, game_id) == total
+            assert all(d.cause == pb.DECISION_CAUSE_SEAT for d in record.decisions)
+            # every acknowledged submission is in the record at the version it was given,
+            # and every recorded decision was acknowledged to its client
+            assert sorted(player.acknowledged) == list(range(1, total + 1))
+            for decision in record.decisions:
+                assert player.acknowledged[decision.version] == (decision.seat,
+                                                                 decision.notation)
+            assert replay(record) == record.result == player.final.result
+
+
+# -- a Redis restart in the middle of a tournament ----------------------------------------
+def python_tournament(folder: Path) -> TournamentConfig:
+    bots = "".join(f'[[bots]]\nmanifest = "{REPO / "bots" / name / "bot.toml"}"\n'
+                   for name in ("random_bot", "python_stdio", "greedy_bot"))
+    path = folder / "t.toml"
+    path.write_text(f'[tournament]\nname = "restart"\noutput = "{folder / "out"}"\n'
+                    "seats = 3\nseed = 17\nrounds = 1\nconcurrency = 2\n"
+                    "[options]\ntarget_decurions = 4\n"
+                    f"[time]\ndecision_ms = 20000\n{bots}")
+    return TournamentConfig.load(path)
+
+
+def in_flight(redis_url: str) -> dict[str, int]:
+    """Games in progress with at least one decision applied: id -> version."""
+    with redis.Redis.from_url(redis_url) as r:
+        ids = [i.decode() for i in r.smembers(ACTIVE)]
+        versions = {i: r.hget(keys(i)[0], "version") for i in ids}
+    return {i: int(v) for i, v in versions.items() if v is not None and int(v) > 0}
+
+
+def test_a_tournament_rides_out_a_redis_restart(tmp_path: Path) -> None:
+    """A round-robin of the three Python bots on a private append-only Redis, stopped
+    (SIGTERM) once a result is in and games are in flight, restarted 0.5 s later on the
+    same port and data: every game finishes, nobody forfeits, the games that were in
+    flight have contiguous logs and replay to their results."""
+    data_dir = tmp_path / "redis"
+    store = EmbeddedRedis(data_dir).start()
+    background = BackgroundServer(store.url)
+    address = f"127.0.0.1:{background.start()}"
+    config = python_tournament(tmp_path)
+    first_result = threading.Event()
+
+    def on_result(outcomes: list[GameOutcome], total: int) -> None:
+        first_result.set()
+
+    tournament = Tournament(config, address, config.output, on_result=on_result)
+    outcomes: list[GameOutcome] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcomes.extend(tournament.run())
+        except BaseException as error:  # reported below
+            failure.append(error)
+
+    runner = threading.Thread(target=run, daemon=True)
+    try:
+        runner.start()
+        assert first_result.wait(WAIT) or failure, "no game finished in time"
+        assert not failure, failure
+        wait_until(lambda: bool(in_flight(store.url)), WAIT, message="a game in flight")
+        before = in_flight(store.url)
+        store.stop()  # SIGTERM: Redis flushes its append-only file and exits
+        assert store.process is not None and store.process.returncode == 0
+        time.sleep(0.5)
+        store = EmbeddedRedis(data_dir, port=store.port).start()  # same port, same data
+        runner.join(WAIT * 2)
+        assert not runner.is_alive(), "the tournament did not finish in time"
+        assert not failure, failure
+        assert sorted(o.index for o in outcomes) == list(range(tournament.total_games()))
+        assert all(not o.forfeits for o in outcomes), [o.reasons for o in outcomes]
+        logs = [path.read_text() for path in (config.output / "logs").glob("*.log")]
+        assert any("lost (UNAVAILABLE" in text for text in logs), \
+            "the bots felt the outage (answered UNAVAILABLE) and rode it out"
+        with CuriaClient(address, timeout=WAIT) as client:
+            for game_id, version in before.items():
+                record = client.record(game_id)
+                assert len(record.decisions) > version, "the game went on after the restart"
+                assert_contiguous(record)
+                assert log_ids(store.url, game_id) == list(range(1, len(record.decisions) + 1))
+                assert not any(s.forfeited for s in record.result.scores)
+                assert replay(record) == record.result
+    finally:
+        tournament._stop.set()
+        runner.join(WAIT)
+        background.stop()
+        store.stop()
+
+
+# -- a watch stream resumed on the other server --------------------------------------------
+def test_a_watch_resumes_on_the_other_server_after_kill_9_with_every_version_once(
+        service_process: type[ServiceProcess], redis_url: str) -> None:
+    """A spectator and a seat watch through FailoverClients on A; A is SIGKILLed at version
+    30 while the game goes on through B; each stream resumes on B from the last version it
+    saw and yields 0..N exactly once, identical to a stream from the start on B."""
+    a, b = service_process(redis_url), service_process(redis_url)
+    with CuriaClient(b.address, timeout=WAIT) as player:
+        game = new_game(player, seed=23)
+        watchers = {"": FailoverClient([a.address, b.address]),
+                    game.tokens[1]: FailoverClient([a.address, b.address])}
+        seen: dict[str, list[pb.WatchGameResponse]] = {token: [] for token in watchers}
+        errors: list[BaseException] = []
+
+        def follow(token: str) -> None:
+            try:
+                seen[token].extend(watchers[token].watch(game.game_id, token))
+            except BaseException as error:  # reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=follow, args=(t,), daemon=True) for t in watchers]
+        try:
+            for thread in threads:
+                thread.start()
+            rng = random.Random(23)
+            for _ in range(30):
+                step(player, game, rng)
+            wait_until(lambda: all(s and s[-1].version == 30 for s in seen.values()), WAIT,
+                       message="the watchers to see version 30 on A")
+            assert all(w.target == a.address and w.failovers == 0 for w in watchers.values())
+            a.kill()  # mid-stream, mid-game
+            final = play_out(player, game, rng)
+            join_all(threads)  # the streams ended with the game
+            assert not errors, errors
+        finally:
+            for watcher in watchers.values():
+                watcher.close()
+        for token, watcher in watchers.items():
+            assert watcher.target == b.address and watcher.failovers >= 1
+            updates = seen[token]
+            assert [u.version for u in updates] == list(range(final.version + 1))
+            # the same as a stream from the start on the surviving server, view for view
+            reference = list(player.watch(game.game_id, token))
+            assert len(reference) == len(updates)
+            for got, expected in zip(updates, reference, strict=True):
+                assert got.view == expected.view
+                assert list(got.events) == list(expected.events)
+                assert got.decision == expected.decision
+        assert seen[""][-1].view == player.view(game.game_id)
+
+
+# -- an idle stream ---------------------------------------------------------------------------
+def test_a_watch_stream_of_an_idle_game_outlives_the_redis_blocking_read(server: str) -> None:
+    """A watcher's XREAD blocks 5 s at a time; a game with no decision for longer than that
+    keeps its streams open (redis-py 8's 5 s socket timeout used to cut them: UNKNOWN)."""
+    with CuriaClient(server, timeout=WAIT) as player, CuriaClient(server) as watcher:
+        game = new_game(player, seed=29)
+        updates: list[pb.WatchGameResponse] = []
+        errors: list[BaseException] = []
+
+        def follow() -> None:
+            try:
+                for update in watcher.watch(game.game_id):
+                    updates.append(update)
+                    if update.version == 1:
+                        return
+            except BaseException as error:  # reported below
+                errors.append(error)
+
+        thread = threading.Thread(target=follow, daemon=True)
+        thread.start()
+        wait_until(lambda: bool(updates), WAIT, message="the first message")
+        time.sleep(5.5)  # past one whole blocking read on an idle game
+        assert not errors, errors
+        step(player, game, random.Random(29))
+        join_all([thread])
+        assert not errors, errors
+        assert [u.version for u in updates] == [0, 1]
