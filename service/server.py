@@ -41,6 +41,8 @@ log = logging.getLogger("curia.service")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["GameService"].full_name
 MAX_REQUEST_BYTES = 64 * 1024
+#: On SIGTERM, seconds of NOT_SERVING before the server stops accepting calls.
+DRAIN_SECONDS = 1.0
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 Response = TypeVar("Response")
 #: Redis away for a moment (down, restarting, loading its file, a cluster failover): the
@@ -207,7 +209,23 @@ async def create_server(store: GameStore, address: str = "[::]:50051"
     await server.start()
     for name in ("", SERVICE_NAME):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    _HEALTH[id(server)] = health
     return server, port
+
+
+#: The health servicer of each server made by create_server, to turn it off at shutdown.
+_HEALTH: dict[int, health_aio.HealthServicer] = {}
+
+
+async def stop_server(server: grpc.aio.Server, grace: float, drain: float = 0.0) -> None:
+    """Report NOT_SERVING (so balancers and probes stop sending), keep serving for
+    `drain` seconds, then stop, letting calls in flight finish for `grace` seconds."""
+    health = _HEALTH.pop(id(server), None)
+    if health is not None:
+        await health.enter_graceful_shutdown()
+    if drain:
+        await asyncio.sleep(drain)
+    await server.stop(grace=grace)
 
 
 async def run_background(keeper: GameKeeper, stop: asyncio.Event,
@@ -303,7 +321,7 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
             ready(port, shown)
         background = asyncio.create_task(run_background(GameKeeper(store), stop))
         await stop.wait()
-        await server.stop(grace=2.0)
+        await stop_server(server, grace=2.0, drain=DRAIN_SECONDS)
         await background
     finally:
         await store.close()
@@ -345,7 +363,7 @@ class BackgroundServer:
         background = asyncio.create_task(run_background(GameKeeper(store), self._stop))
         self._ready.set()
         await self._stop.wait()
-        await server.stop(grace=1.0)
+        await stop_server(server, grace=1.0)
         await background
         await store.close()
 

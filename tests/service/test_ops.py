@@ -9,7 +9,9 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -297,3 +299,25 @@ def test_a_redis_password_is_never_printed_or_logged(
     assert "curia serving on port" in out.decode()
     assert password not in out.decode() + err.decode()
     assert any(json.loads(line).get("msg") == "serving" for line in err.decode().splitlines())
+
+
+def test_sigterm_reports_not_serving_before_the_server_stops(
+        redis_url: str, service_process: Any) -> None:
+    """Probes and balancers see NOT_SERVING while calls in flight finish (the drain)."""
+    process = service_process(redis_url)
+    channel = grpc.insecure_channel(process.address)
+    stub = health_pb2_grpc.HealthStub(channel)
+    request = health_pb2.HealthCheckRequest(service="")
+    assert stub.Check(request).status == health_pb2.HealthCheckResponse.SERVING
+    process.process.send_signal(signal.SIGTERM)
+    seen = set()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        try:
+            seen.add(stub.Check(request, timeout=0.5).status)
+        except grpc.RpcError:
+            break
+        time.sleep(0.05)
+    channel.close()
+    assert health_pb2.HealthCheckResponse.NOT_SERVING in seen
+    assert process.process.wait(timeout=10) == 0
