@@ -463,11 +463,13 @@ def observation_to_proto(game: str, observation: JSON) -> pb.Observation:
 # ---------------------------------------------------------------------------------------
 # Events and results
 # ---------------------------------------------------------------------------------------
-def events_to_proto(version: int, events: list[Event], seat: int | None) -> list[pb.Event]:
-    """The events of `version` that `seat` (None: a spectator) may see."""
+def events_to_proto(version: int, events: list[Event], seat: int | None,
+                    reveal_all: bool = False) -> list[pb.Event]:
+    """The events of `version` that `seat` (None: a spectator) may see; all of them with
+    `reveal_all` (a finished game's record)."""
     return [pb.Event(version=version, kind=event.kind,
                      data_json=json.dumps(event.data, sort_keys=True, separators=(",", ":")))
-            for event in events if event.visible_to(seat)]
+            for event in events if reveal_all or event.visible_to(seat)]
 
 
 def result_to_proto(result: Result,

@@ -292,9 +292,11 @@ class GameKeeper:
             decisions=[pb.RecordedDecision(version=e.version, seat=e.seat,
                                            notation=e.notation, cause=CAUSES[e.cause],
                                            unix_ms=e.ms) for e in entries])
-        record.events.extend(_all_events(0, events_from_json(meta["start_events"])))
+        record.events.extend(codec.events_to_proto(
+            0, events_from_json(meta["start_events"]), None, reveal_all=True))
         for entry in entries:
-            record.events.extend(_all_events(entry.version, events_from_json(entry.events)))
+            record.events.extend(codec.events_to_proto(
+                entry.version, events_from_json(entry.events), None, reveal_all=True))
         return pb.GetGameRecordResponse(record=record)
 
     # -- deciding -------------------------------------------------------------------------
@@ -505,9 +507,3 @@ def _mover(state: GameState) -> int | None:
 
 def _status(state: GameState, otherwise: str) -> str:
     return "finished" if state.is_over else otherwise
-
-
-def _all_events(version: int, events: list[Event]) -> list[pb.Event]:
-    return [pb.Event(version=version, kind=e.kind,
-                     data_json=json.dumps(e.data, sort_keys=True, separators=(",", ":")))
-            for e in events]
