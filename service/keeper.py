@@ -306,9 +306,14 @@ class GameKeeper:
         assert seat is not None
         if not REQUEST_ID.match(request.request_id):
             raise invalid("request_id must be 1-128 printable ASCII characters")
-        done = await self.store.request_version(stored.game_id, seat, request.request_id)
-        if done is not None:
-            return await self._duplicate(stored.game_id, seat, done)
+        fresh_request = (stored.status == "in_progress"
+                         and request.expected_version == stored.version)
+        if not fresh_request:  # perhaps a retry of a decision already applied
+            done = await self.store.request_version(stored.game_id, seat, request.request_id)
+            if done is not None:
+                return await self._duplicate(stored.game_id, seat, done)
+        # (at the current version a request cannot have been applied yet: the commit
+        # script still checks, so concurrent duplicates apply once)
         if stored.status == "waiting":
             raise precondition("waiting_for_seats", "the game is waiting for open seats")
         if stored.status == "finished":
