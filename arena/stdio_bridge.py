@@ -46,7 +46,13 @@ from typing import IO, Any
 
 import grpc
 
-from bots.grpc_player import SeatConnection, StreamEnded, wait_for_start
+from bots.grpc_player import (
+    SeatConnection,
+    StreamEnded,
+    add_launch_arguments,
+    check_launch_arguments,
+    wait_for_start,
+)
 from curia.v1 import game_service_pb2 as pb
 
 log = logging.getLogger("curia.stdio_bridge")
@@ -358,31 +364,20 @@ def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    env = os.environ
     own, command = split_argv(argv)
     parser = argparse.ArgumentParser(
         prog="python3 -m arena.stdio_bridge",
         usage="%(prog)s [--server HOST:PORT] [--game-id ID] [--seat N] -- COMMAND...",
         description="Play a seat of a Curia game for a stdio bot (docs/bots.md). The seat "
                     "token comes from CURIA_SEAT_TOKEN.")
-    parser.add_argument("--server", default=env.get("CURIA_SERVER"),
-                        help="HOST:PORT of the service (default: $CURIA_SERVER)")
-    parser.add_argument("--game-id", default=env.get("CURIA_GAME_ID"),
-                        help="the game (default: $CURIA_GAME_ID)")
-    parser.add_argument("--seat", type=int, default=env.get("CURIA_SEAT"),
-                        help="the seat (default: $CURIA_SEAT)")
+    add_launch_arguments(parser)
     parser.add_argument("--grace", type=float, default=2.0,
                         help="seconds the bot has to exit after the end (default 2)")
     args = parser.parse_args(own)
-    for name in ("server", "game_id", "seat"):
-        if getattr(args, name) is None:
-            parser.error(f"--{name.replace('_', '-')} (or $CURIA_{name.upper()}) is required")
+    check_launch_arguments(parser, args)
     if not command:
         parser.error("no bot command: put it after `--`")
-    args.seat, args.command = int(args.seat), command
-    args.token = env.get("CURIA_SEAT_TOKEN", "")
-    if not args.token:
-        parser.error("CURIA_SEAT_TOKEN is not set")
+    args.command = command
     return args
 
 

@@ -215,6 +215,31 @@ def describe_result(view: pb.View, seat: int) -> str:
     return f"game over ({view.result.reason})"
 
 
+def add_launch_arguments(parser: argparse.ArgumentParser) -> None:
+    """--server, --game-id, --seat of the launch protocol (docs/bots.md), defaulting to
+    CURIA_SERVER, CURIA_GAME_ID, CURIA_SEAT."""
+    env = os.environ
+    parser.add_argument("--server", default=env.get("CURIA_SERVER"),
+                        help="HOST:PORT of the service (default: $CURIA_SERVER)")
+    parser.add_argument("--game-id", default=env.get("CURIA_GAME_ID"),
+                        help="the game (default: $CURIA_GAME_ID)")
+    parser.add_argument("--seat", type=int, default=env.get("CURIA_SEAT"),
+                        help="the seat to play (default: $CURIA_SEAT)")
+
+
+def check_launch_arguments(parser: argparse.ArgumentParser,
+                           args: argparse.Namespace) -> None:
+    """Refuse missing launch arguments; read the seat token from CURIA_SEAT_TOKEN only."""
+    for name in ("server", "game_id", "seat"):
+        if getattr(args, name) is None:
+            parser.error(f"--{name.replace('_', '-')} (or $CURIA_{name.upper()}) is required")
+    args.seat = int(args.seat)
+    args.token = os.environ.get("CURIA_SEAT_TOKEN", "")
+    if not args.token:
+        parser.error("CURIA_SEAT_TOKEN is not set (the seat's token is passed only in "
+                     "the environment)")
+
+
 def parse_args(argv: list[str] | None, bots: tuple[str, ...] = BOT_NAMES,
                default_bot: str | None = None) -> argparse.Namespace:
     """The protocol's arguments, with the environment as defaults (docs/bots.md)."""
@@ -227,12 +252,7 @@ def parse_args(argv: list[str] | None, bots: tuple[str, ...] = BOT_NAMES,
     if default_bot is None:
         parser.add_argument("--bot", choices=bots, required=True,
                             help="the registered bot to play with")
-    parser.add_argument("--server", default=env.get("CURIA_SERVER"),
-                        help="HOST:PORT of the service (default: $CURIA_SERVER)")
-    parser.add_argument("--game-id", default=env.get("CURIA_GAME_ID"),
-                        help="the game (default: $CURIA_GAME_ID)")
-    parser.add_argument("--seat", type=int, default=env.get("CURIA_SEAT"),
-                        help="the seat to play (default: $CURIA_SEAT)")
+    add_launch_arguments(parser)
     parser.add_argument("--seed", type=int, default=int(env.get("CURIA_BOT_SEED", "0")),
                         help="the bot's seed (default: $CURIA_BOT_SEED, else 0)")
     parser.add_argument("--pace", type=float, default=0.0,
@@ -240,14 +260,7 @@ def parse_args(argv: list[str] | None, bots: tuple[str, ...] = BOT_NAMES,
     args = parser.parse_args(argv)
     if default_bot is not None:
         args.bot = default_bot
-    for name in ("server", "game_id", "seat"):
-        if getattr(args, name) is None:
-            parser.error(f"--{name.replace('_', '-')} (or $CURIA_{name.upper()}) is required")
-    args.seat = int(args.seat)
-    args.token = env.get("CURIA_SEAT_TOKEN", "")
-    if not args.token:
-        parser.error("CURIA_SEAT_TOKEN is not set (the seat's token is passed only in "
-                     "the environment)")
+    check_launch_arguments(parser, args)
     return args
 
 
