@@ -302,7 +302,7 @@ def outcome_of(game: ScheduledGame, record: pb.GameRecord, final: pb.View) -> Ga
     """What the ratings need of a finished game."""
     result = record.result
     forfeits = [s.seat for s in result.scores if s.forfeited]
-    turns = json.loads(final.observation_json or "{}").get("turn", 0)
+    turns = final.turn
     return GameOutcome(
         index=game.index, seed=game.seed, seating=game.seating,
         ranking=tuple(tuple(group.seats) for group in result.ranking),

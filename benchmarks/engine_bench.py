@@ -5,7 +5,7 @@
 Measures, for Municipium (classic, 4 families by default), in one process:
   (a) random playouts: a cheap random choice among `legal_decisions` + `apply`, in
       decisions/s and complete games/s (game creation included); again with
-      `apply_unchecked` when the state offers it (the fast path, no re-validation);
+      `apply_unchecked` (the fast path, no re-validation);
   (b) `legal_decisions` in µs per call, over positions sampled from random games (Municipium
       computes the options while applying the previous decision, so this is mostly a copy:
       the generation itself is inside the playout figures);
@@ -44,9 +44,10 @@ def playouts(game: str, variant: str, seats: int, seconds: float,
     while time.perf_counter() < deadline:
         state = new_game(game, variant, seats, seed=games)
         if fast:
-            unchecked = state.apply_unchecked  # type: ignore[attr-defined]
+            unchecked = state.apply_unchecked
             while not state.is_over:
-                unchecked(choice(state.legal_decisions(state.to_move()[0])))
+                seat = state.to_move()[0]
+                unchecked(seat, choice(state.legal_decisions(seat)))
                 decisions += 1
         else:
             while not state.is_over:
@@ -98,9 +99,7 @@ def measure(game: str, variant: str, seats: int, seconds: float, positions: int)
                     "games_per_s": TARGET_GAMES_PER_S},
     }
     report["playout"] = playouts(game, variant, seats, seconds, fast=False)
-    probe = new_game(game, variant, seats)
-    if hasattr(probe, "apply_unchecked"):
-        report["playout_fast"] = playouts(game, variant, seats, seconds, fast=True)
+    report["playout_fast"] = playouts(game, variant, seats, seconds, fast=True)
     states = sample_positions(game, variant, seats, positions)
     movers = [(s, s.to_move()[0]) for s in states]
     blobs = [s.to_bytes() for s in states]

@@ -1,12 +1,16 @@
-"""Curia's reference bots: a tiny interface and a registry by name.
+"""Curia's reference bots: a tiny interface and a registry keyed by name and game.
 
 A bot sees a game only through the engine API (`games.core`, `games`): it is handed the
 real state and its seat, and returns one of `state.legal_decisions(seat)`. A bot that
 searches must do so on `state.determinize(seat, seed)`, never on the real state, so that
-it cannot read hidden information (the deck order, future draws).
+it cannot read hidden information (the deck order, future draws, other hands).
+
+Each bot package registers itself on import (`register_bot`), saying which games it
+understands: `random` plays any game; a heuristic bot only the games it knows. Plugin
+modules (see `games.load_plugins`) may register more.
 
     >>> from games import new_game
-    >>> bot = make_bot("random", seed=1)
+    >>> bot = make_bot("random", seed=1, game="municipium")
     >>> state = new_game("municipium", "classic", 3, seed=7)
     >>> bot.choose(state, state.to_move()[0]) in state.legal_decisions(state.to_move()[0])
     True
@@ -14,8 +18,10 @@ it cannot read hidden information (the deck order, future draws).
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable
-from importlib import import_module
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from games.core import Decision, GameState
@@ -33,24 +39,73 @@ class Bot(Protocol):
         ...
 
 
-#: Bot name -> "module:factory"; a factory is called as factory(seed=...). Imported lazily.
-REGISTRY: dict[str, str] = {
-    "random": "bots.random_bot:RandomBot",
-    "greedy": "bots.greedy_bot:GreedyBot",
-}
+@dataclass(frozen=True)
+class BotEntry:
+    """A registered bot: how to make it and which games it plays."""
 
-BOT_NAMES: tuple[str, ...] = tuple(REGISTRY)
+    name: str
+    #: Called as factory(seed=...).
+    factory: Callable[..., Bot]
+    #: The games it understands; None: every game.
+    games: frozenset[str] | None
+    description: str = ""
 
-
-def make_bot(name: str, seed: int) -> Bot:
-    """A fresh bot of the given registry name, with its own seeded randomness."""
-    try:
-        target = REGISTRY[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}") from None
-    module, _, factory_name = target.partition(":")
-    factory: Callable[..., Bot] = getattr(import_module(module), factory_name)
-    return factory(seed=seed)
+    def plays(self, game: str) -> bool:
+        return self.games is None or game in self.games
 
 
-__all__ = ["BOT_NAMES", "Bot", "REGISTRY", "make_bot"]
+#: Bot name -> entry. Filled by `register_bot` as bot packages are imported.
+REGISTRY: dict[str, BotEntry] = {}
+
+
+def register_bot(name: str, factory: Callable[..., Bot], *, games: tuple[str, ...] | None = None,
+                 description: str = "") -> None:
+    """Make a bot available by name, for the games it understands (None: all)."""
+    REGISTRY[name] = BotEntry(name, factory, None if games is None else frozenset(games),
+                              description)
+
+
+def bot_names(game: str | None = None) -> tuple[str, ...]:
+    """The registered bots, or those that play `game`."""
+    _discover()
+    return tuple(name for name, entry in REGISTRY.items() if game is None or entry.plays(game))
+
+
+def make_bot(name: str, seed: int, game: str | None = None) -> Bot:
+    """A fresh bot of the given registry name, with its own seeded randomness.
+
+    Raises ValueError for an unknown bot, or one that does not play `game` (when given).
+    """
+    _discover()
+    entry = REGISTRY.get(name)
+    if entry is None:
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(bot_names())}")
+    if game is not None and not entry.plays(game):
+        raise ValueError(f"bot {name!r} plays only {', '.join(sorted(entry.games or ()))}, "
+                         f"not {game}; bots for {game}: {', '.join(bot_names(game))}")
+    return entry.factory(seed=seed)
+
+
+_discovered = False
+
+
+def _discover() -> None:
+    """Import every bot package of `bots/` (each registers itself) and the plugins."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            importlib.import_module(f"{__name__}.{module.name}")
+    import games
+    games.load_plugins()
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    if name == "BOT_NAMES":  # every registered bot, for any game
+        return bot_names()
+    raise AttributeError(name)
+
+
+__all__ = ["BOT_NAMES", "Bot", "BotEntry", "REGISTRY", "bot_names", "make_bot", "register_bot"]

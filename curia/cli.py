@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from bots import BOT_NAMES, make_bot
-from games import GAMES, Decision, Event, GameState, Result, SetupError, new_game
+from bots import bot_names, make_bot
+from games import GAMES, Decision, Event, GameState, Result, SetupError, get_game, new_game
 from games.core import JSON, derive_seed, notation
 
 Subparsers = Any  # argparse's private _SubParsersAction
@@ -90,7 +90,8 @@ def play_game(spec: GameSpec, seed: int, on_step: StepHook | None = None,
               before_step: Callable[[GameState, int], None] | None = None) -> GameRecord:
     """Play one game to its end, each seat's bot choosing when that seat must decide."""
     state = spec.new(seed)
-    bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(spec.bots)]
+    bots = [make_bot(name, bot_seed(seed, seat), spec.game)
+            for seat, name in enumerate(spec.bots)]
     decisions: list[str] = []
     while not state.is_over:
         seat = state.to_move()[0]
@@ -122,100 +123,14 @@ def family_names(state: GameState) -> list[str]:
 # ---------------------------------------------------------------------------------------
 # Rendering: events as short sentences, results as a table
 # ---------------------------------------------------------------------------------------
-def _a(word: str) -> str:
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+def describe_event(game: str, event: Event, decision: Decision | None) -> str | None:
+    """The game's sentence for an event (None: the decision line says it all)."""
+    return get_game(game).describe_event(event, decision)
 
 
-def _and(items: Iterable[str]) -> str:
-    return ", ".join(items) or "nothing"
-
-
-def _praefect_text(e: JSON, d: Decision) -> str:
-    parts = [f"favour to {e['favour']}" if e.get("favour") else "no favour taken"]
-    if e.get("citizen"):
-        parts.append(f"{e['citizen']} to {e['citizen_to']}" if e.get("citizen_to")
-                     else f"{e['citizen']} back to the bag")
-    return f"praefect visits {e['institution']}: {'; '.join(parts)}"
-
-
-def _citizen_event_text(e: JSON, d: Decision) -> str:
-    parts = [f"{family} takes {_and(colours)}" for family, colours in e["gains"].items()]
-    if e.get("to_bag"):
-        parts.append(f"back to the bag: {_and(e['to_bag'])}")
-    return f"citizen event at {e['institution']}: {'; '.join(parts) or 'nobody present'}"
-
-
-def _decurion_text(e: JSON, d: Decision) -> str:
-    if "paid" in e:
-        return f"{e['family']} exchanges {_and(e['paid'])} for a Decurion"
-    used = e.get("favours_used", 0)
-    how = f" (with {used} favour{'s' * (used != 1)})" if used else ""
-    return f"{e['family']} completes a set and gains a Decurion{how}"
-
-
-def _tavern_text(e: JSON, d: Decision) -> str:
-    count = e["members"] + e["distinguished"]
-    wreaths = f" ({e['distinguished']} distinguished)" if e["distinguished"] else ""
-    return f"{count} of {e['family']}'s members{wreaths} go from {e['source']} to the tavern"
-
-
-def _power_text(e: JSON, d: Decision) -> str | None:
-    if d.verb == "power":  # the decision line already says it
-        return None
-    return f"{e['family']} uses the power of the {e['institution']}"
-
-
-def _play_text(e: JSON, d: Decision) -> str | None:
-    if e.get("source") != "common":
-        return None
-    return f"{e['family']} turns over the common card {e['card']}"
-
-
-#: Event kind -> sentence (None: the decision line already says it all).
-EVENT_TEXT: dict[str, Callable[[JSON, Decision], str | None]] = {
-    "setup": lambda e, d: None,
-    "move": lambda e, d: None,
-    "reposition": lambda e, d: None,
-    "place": lambda e, d: None,
-    "take": lambda e, d: None,
-    "skip": lambda e, d: None,
-    "turn": lambda e, d: None,
-    "end": lambda e, d: None,
-    "start": lambda e, d: None,
-    "temple-order": lambda e, d: f"temple order: {_and(e['order'])}",
-    "play": _play_text,
-    "reveal": lambda e, d: f"invitations reveal {_and(e['citizens'])}",
-    "draw": lambda e, d: f"{e['family']} draws {_a(e['citizen'])}",
-    "citizen-event": _citizen_event_text,
-    "praefect": _praefect_text,
-    "decurion": _decurion_text,
-    "reshuffle": lambda e, d: f"the discard pile ({e['cards']} cards) becomes the new deck",
-    "power": _power_text,
-    "tavern": _tavern_text,
-    "distinction": lambda e, d: (f"{e['family']}'s baths members go to the temple, one of "
-                                 f"them distinguished" if e.get("granted") else
-                                 f"{e['family']}'s baths members go to the temple (no wreath)"),
-}
-
-
-def describe_event(event: Event, decision: Decision) -> str | None:
-    """A short human sentence for an event, or None when the decision line says it all."""
-    render = EVENT_TEXT.get(event.kind)
-    if render is not None:
-        try:
-            return render(event.data, decision)
-        except (KeyError, TypeError):
-            pass  # an unexpected shape: fall back to the generic form
-    details = ", ".join(f"{k}={v}" for k, v in event.data.items())
-    return f"{event.kind}: {details}" if details else event.kind
-
-
-def describe_reason(reason: str, options: JSON) -> str:
-    if reason == "target":
-        return f"a family reached {options.get('target_decurions', '?')} Decurions"
-    if reason == "max_turns":
-        return f"the limit of {options.get('max_turns', '?')} turns was reached (ruling M23)"
-    return reason
+def describe_reason(game: str, result: Result, options: JSON) -> str:
+    """The game's sentence for why it ended."""
+    return get_game(game).describe_end(result, options)
 
 
 def _score_text(score: JSON) -> str:
@@ -229,7 +144,7 @@ def format_result(record: GameRecord) -> list[str]:
     if result is None:
         return ["the game did not finish"]
     families = family_names(record.state)
-    lines = [f"result: {describe_reason(result.reason, record.state.options)}"]
+    lines = [f"result: {describe_reason(record.spec.game, result, record.state.options)}"]
     place = 1
     for group in result.ranking:
         tie = "=" if len(group) > 1 else "."
@@ -269,7 +184,7 @@ class PlayLog:
         for event in events:
             if not event.visible_to(None):
                 continue
-            text = describe_event(event, decision)
+            text = describe_event(state.game, event, decision)
             if text:
                 print(f"        {text}", file=self.out)
 
@@ -282,10 +197,10 @@ def bot_list(text: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(","))
     if not all(names):
         raise argparse.ArgumentTypeError(f"expected bot names separated by commas, got {text!r}")
-    unknown = [name for name in names if name not in BOT_NAMES]
+    unknown = [name for name in names if name not in bot_names()]
     if unknown:
         raise argparse.ArgumentTypeError(
-            f"unknown bot {unknown[0]!r}; bots: {', '.join(BOT_NAMES)}")
+            f"unknown bot {unknown[0]!r}; bots: {', '.join(bot_names())}")
     return names
 
 
@@ -309,7 +224,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=bot_list, default=bot_list("greedy,random,random"),
                         metavar="BOT,BOT,...",
                         help=f"one bot per seat, in seat order; the number of names is the "
-                             f"number of seats. Bots: {', '.join(BOT_NAMES)} "
+                             f"number of seats. Bots: {', '.join(bot_names())} "
                              f"(default: greedy,random,random)")
     parser.add_argument("--seed", type=int, default=0, help="game seed (default: %(default)s)")
     parser.add_argument("--option", type=option_pair, action="append", default=[],

@@ -23,7 +23,7 @@ import grpc
 from bots import make_bot
 from bots.grpc_player import play_seat
 from curia.v1 import game_service_pb2 as pb
-from games import Event
+from games import Event, Result
 from games.core import derive_seed, parse_notation
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis, free_port
@@ -144,19 +144,19 @@ def print_stream(stream: Iterator[pb.WatchGameResponse], out: TextIO) -> pb.View
                 f"  ({pb.DecisionCause.Name(recorded.cause).split('_')[-1].lower()})"
             print(f"{turn!s:>5} {names[recorded.seat]:<7} {recorded.notation}{cause}",
                   file=out, flush=True)
-            _print_events(update.events, recorded.notation, out)
+            _print_events(update.view.game, update.events, recorded.notation, out)
         view = update.view
-        observed = json.loads(view.observation_json or "{}").get("turn", 0)
-        turn = "setup" if observed == 0 else observed
+        turn = "setup" if view.turn == 0 else view.turn
     return view
 
 
-def _print_events(events: Any, decision_text: str, out: TextIO) -> None:
+def _print_events(game: str, events: Any, decision_text: str, out: TextIO) -> None:
     from curia.cli import describe_event
 
     decision = parse_notation(decision_text)
     for message in events:
-        text = describe_event(Event(message.kind, json.loads(message.data_json)), decision)
+        text = describe_event(game, Event(message.kind, json.loads(message.data_json)),
+                              decision)
         if text:
             print(f"        {text}", file=out, flush=True)
 
@@ -170,7 +170,8 @@ def print_result(view: pb.View, out: TextIO) -> None:
         return
     names = list(view.seat_names)
     options = json.loads(view.observation_json or "{}").get("options", {})
-    print(f"result: {describe_reason(view.result.reason, options)}", file=out)
+    ended = Result((), (), view.result.reason)
+    print(f"result: {describe_reason(view.game, ended, options)}", file=out)
     ranks = [score.rank for score in view.result.scores]
     for score in sorted(view.result.scores, key=lambda s: (s.rank, s.seat)):
         tie = "=" if ranks.count(score.rank) > 1 else "."

@@ -2,94 +2,131 @@
 
 No I/O, no network, no storage: a game is a pure function of
 (game, variant, seats, options, seed, decisions).
+
+Games are plugins. Each package under `games/` registers its `Game` when imported, and
+`load_plugins` imports them all, then any extra modules a host names: in the
+`CURIA_PLUGINS` environment variable (comma-separated module names or paths to `.py`
+files) or as `curia.plugins` entry points of installed distributions. A plugin module may
+register a game, its contract adapter (`service.codecs`) and its bots (`bots`).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
-from dataclasses import dataclass
+import os
+import pkgutil
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
 
 from games.core import (
+    GAMES,
     JSON,
     Decision,
     DecisionError,
     Event,
+    Game,
     GameOverError,
     GameState,
     IllegalDecisionError,
     NotationError,
     NotYourTurnError,
+    OptionSpec,
     Result,
     SetupError,
+    VariantSpec,
+    register_game,
 )
-from games.municipium import MunicipiumState
-from games.municipium.board import DEFAULT_OPTIONS as MUNICIPIUM_OPTIONS
-from games.municipium.board import OPTION_RANGES as MUNICIPIUM_OPTION_RANGES
-from games.municipium.board import VARIANTS as MUNICIPIUM_VARIANTS
+
+#: Environment variable naming extra plugin modules (module names or `.py` paths).
+PLUGINS_ENV = "CURIA_PLUGINS"
+_loaded: set[str] = set()
 
 
-@dataclass(frozen=True)
-class OptionSpec:
-    """One integer option of a game."""
+def load_plugins(extra: str | None = None) -> None:
+    """Import every game package of `games/`, then the plugins the host names (idempotent).
 
-    name: str
-    description: str
-    default: int
-    minimum: int
-    maximum: int
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What a game offers: its variants with seat ranges, and its options with defaults."""
-
-    name: str
-    state_class: type[MunicipiumState]
-    variants: dict[str, tuple[int, int]]
-    options: JSON
-    option_specs: tuple[OptionSpec, ...] = ()
+    `extra` adds comma-separated plugins to those of `CURIA_PLUGINS`. A plugin that fails
+    to import raises ImportError naming it.
+    """
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            _import_once(f"{__name__}.{module.name}")
+    names = [os.environ.get(PLUGINS_ENV, ""), extra or ""]
+    for plugin in (p.strip() for text in names for p in text.split(",")):
+        if plugin:
+            _import_once(plugin)
+    for point in entry_points(group="curia.plugins"):
+        if point.value not in _loaded:
+            _loaded.add(point.value)
+            point.load()
 
 
-GAMES: dict[str, GameInfo] = {
-    "municipium": GameInfo(
-        "municipium", MunicipiumState,
-        {name: (v.min_seats, v.max_seats) for name, v in MUNICIPIUM_VARIANTS.items()},
-        dict(MUNICIPIUM_OPTIONS),
-        tuple(OptionSpec(name, desc, MUNICIPIUM_OPTIONS[name], low, high)
-              for name, (desc, low, high) in MUNICIPIUM_OPTION_RANGES.items()),
-    ),
-}
+def _import_once(plugin: str) -> None:
+    if plugin in _loaded:
+        return
+    try:
+        if plugin.endswith(".py"):
+            path = Path(plugin).resolve()
+            spec = importlib.util.spec_from_file_location(f"curia_plugin_{path.stem}", path)
+            if spec is None or spec.loader is None:
+                raise ImportError(f"cannot load {path}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+        else:
+            importlib.import_module(plugin)
+    except Exception as error:
+        raise ImportError(f"Curia plugin {plugin!r} failed to load: {error}") from error
+    _loaded.add(plugin)
 
 
-def new_game(game: str, variant: str, num_seats: int, options: JSON | None = None,
-             seed: int = 0) -> GameState:
-    """Create a game from (game, variant, number of seats, options, seed)."""
-    if game not in GAMES:
-        raise SetupError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
-    return GAMES[game].state_class.new(variant, num_seats, options, seed)
+def get_game(name: str) -> Game:
+    """The registered game of that name; SetupError naming the games if none."""
+    game = GAMES.get(name)
+    if game is None:
+        raise SetupError(f"unknown game {name!r}; games: {', '.join(sorted(GAMES))}")
+    return game
+
+
+def new_game(game: str, variant: str | None = None, num_seats: int = 0,
+             options: JSON | None = None, seed: int = 0) -> GameState:
+    """Create a game from (game, variant, number of seats, options, seed).
+
+    Raises SetupError (a ValueError) for anything not playable, saying why.
+    """
+    descriptor = get_game(game)
+    variant = variant or descriptor.default_variant
+    merged = descriptor.check_setup(variant, num_seats, options)
+    return descriptor.new(variant, num_seats, merged, int(seed))
 
 
 def from_observation(observation: JSON, seed: int = 0) -> GameState:
-    """A state consistent with an observation (see GameState.from_observation)."""
-    info = GAMES.get(observation.get("game", ""))
-    if info is None:
+    """A state consistent with an observation (see Game.from_observation)."""
+    game = GAMES.get(str(observation.get("game", "")))
+    if game is None:
         raise ValueError(f"not an observation of a Curia game: {observation.get('game')!r}")
-    return info.state_class.from_observation(observation, seed)
+    return game.from_observation(observation, seed)
 
 
 def load(data: bytes) -> GameState:
     """Rebuild a state from `GameState.to_bytes()`; raises ValueError on foreign data."""
     payload = json.loads(data)
-    info = GAMES.get(payload.get("game"))
-    if info is None:
+    game = GAMES.get(payload.get("game"))
+    if game is None:
         raise ValueError(f"not a Curia game state: game {payload.get('game')!r}")
-    if payload.get("format") != info.state_class.format_version:
-        raise ValueError(f"unsupported {info.name} state format {payload.get('format')!r}")
-    return info.state_class.from_json(payload["state"])
+    if payload.get("format") != game.format_version:
+        raise ValueError(f"unsupported {game.name} state format {payload.get('format')!r}")
+    return game.load(payload["state"])
 
+
+load_plugins()
 
 __all__ = [
-    "GAMES", "GameInfo", "OptionSpec", "new_game", "load", "from_observation",
+    "GAMES", "Game", "OptionSpec", "VariantSpec", "get_game", "load_plugins", "new_game",
+    "load", "from_observation", "register_game",
     "Decision", "DecisionError", "Event",
     "GameOverError", "GameState", "IllegalDecisionError", "NotationError",
     "NotYourTurnError", "Result", "SetupError",

@@ -55,8 +55,9 @@ class Decision(NamedTuple):
         return notation(self)
 
 
-#: Verbs whose two arguments are written ``from>to``.
-ARROW_VERBS = frozenset({"move", "reposition"})
+#: Verbs whose two arguments are written ``from>to``: filled from the registered games'
+#: `Game.arrow_verbs` (see `register_game`); the notation syntax itself names no game.
+ARROW_VERBS: set[str] = set()
 
 
 def notation(decision: Decision) -> str:
@@ -249,45 +250,93 @@ class GameState(ABC):
         Bots that search use this, so they never peek at the real deck order or dice.
         """
 
-    @classmethod
-    @abstractmethod
-    def from_observation(cls, observation: JSON, seed: int) -> GameState:
-        """A state consistent with a seat's observation, its hidden parts sampled from
-        `seed` (a determinization): how a bot outside the server searches."""
-
     @abstractmethod
     def describe_pending(self) -> str:
         """A short human sentence: who must decide what, now."""
+
+    # -- chance ----------------------------------------------------------------------
+    #: The kinds of chance this game has (e.g. "citizen" for a bag draw), each with the
+    #: outcomes it may produce: see `fix_chance`.
+    chance_kinds: tuple[str, ...] = ()
+    #: Outcomes fixed by `fix_chance`, by kind, next first (in memory only: not serialized).
+    _fixed_chance: dict[str, list[str]] | None = None
+
+    def fix_chance(self, kind: str, *outcomes: str) -> None:
+        """Make the next chance events of `kind` produce `outcomes`, in order; then chance
+        resumes from the state's seeded RNG. For scenario tests and for bots that want to
+        explore a given draw. Kept by `clone`, not by `to_bytes` or `determinize`.
+
+        Raises ValueError for a kind this game does not have.
+        """
+        if kind not in self.chance_kinds:
+            known = ", ".join(self.chance_kinds) or "none"
+            raise ValueError(f"{self.game} has no chance of kind {kind!r}; kinds: {known}")
+        if self._fixed_chance is None:
+            self._fixed_chance = {}
+        self._fixed_chance.setdefault(kind, []).extend(outcomes)
+
+    def fixed_outcome(self, kind: str) -> str | None:
+        """The next fixed outcome of `kind` (consumed), or None to draw from the RNG.
+
+        A game calls this at each chance event of that kind before using its RNG.
+        """
+        queue = self._fixed_chance.get(kind) if self._fixed_chance else None
+        return queue.pop(0) if queue else None
+
+    def _copy_fixed_chance(self, other: GameState) -> None:
+        """Give `other` (a clone) this state's fixed outcomes."""
+        if self._fixed_chance:
+            other._fixed_chance = {k: list(v) for k, v in self._fixed_chance.items()}
 
     # -- shared bookkeeping -------------------------------------------------------------
     def seat_names(self) -> list[str]:
         """Display names of the seats, in seat order (a game may name them)."""
         return [f"seat {i}" for i in range(self.num_seats)]
 
+    def turn_number(self) -> int:
+        """The turn (or round) as the game's rule book counts them; 0 before the first."""
+        return 0
+
     @property
     def is_over(self) -> bool:
         return self.result() is not None
 
     def parse(self, text: str) -> Decision:
-        """Parse text notation into a decision of this game (legality is not checked)."""
+        """Parse text notation into a canonical decision of this game (legality is not
+        checked)."""
         decision = parse_notation(text)
         problem = self.form_error(decision)
         if problem:
             raise NotationError(f"{text!r} is not a {self.game} decision: {problem}")
-        return decision
+        return self.canonical(decision)
 
     def form_error(self, decision: Decision) -> str | None:
         """Why `decision` is not a decision of this game at all (None: it is well-formed)."""
         return None
 
+    def canonical(self, decision: Decision) -> Decision:
+        """The one spelling of a well-formed decision: a game whose decisions name an
+        unordered choice (two citizens kept, tokens paid) sorts it here, so every order
+        a client may write names the same decision."""
+        return decision
+
     def apply(self, seat: int, decision: Decision | str) -> list[Event]:
-        """Validate and apply a decision; raise a DecisionError and change nothing if refused."""
+        """The validated path: parse or check the form, check legality, then apply.
+
+        Raises a DecisionError and changes nothing if the decision is refused.
+        """
         decision = self.as_decision(decision)
         self.check(seat, decision)
         return self._apply(seat, decision)
 
+    def apply_unchecked(self, seat: int, decision: Decision) -> list[Event]:
+        """The fast path (python-chess's `push`): apply a decision taken from
+        `legal_decisions(seat)` without re-validating it. Anything else is undefined."""
+        return self._apply(seat, decision)
+
     def as_decision(self, decision: object) -> Decision:
-        """Text parsed, a Decision checked for form; anything else is a NotationError."""
+        """Text parsed, a Decision checked for form, both in canonical form (`canonical`);
+        anything else is a NotationError."""
         if isinstance(decision, str):
             return self.parse(decision)
         if not isinstance(decision, Decision) or not all(
@@ -296,7 +345,7 @@ class GameState(ABC):
         problem = self.form_error(decision)
         if problem:
             raise NotationError(f"'{decision}' is not a {self.game} decision: {problem}")
-        return decision
+        return self.canonical(decision)
 
     def check(self, seat: int, decision: Decision) -> None:
         """Raise the DecisionError that `apply` would raise, or return if legal."""
@@ -323,3 +372,139 @@ class GameState(ABC):
         """Lossless, versioned, canonical serialization (same state, same bytes)."""
         payload = {"game": self.game, "format": self.format_version, "state": self.to_json()}
         return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+
+
+# ---------------------------------------------------------------------------------------
+# Games: a static descriptor per game, and the registry
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class VariantSpec:
+    """One variant of a game (a rule set) and the seats it takes."""
+
+    name: str
+    #: Fewest and most seats (players, families) this variant takes.
+    min_seats: int
+    max_seats: int
+    #: One line for catalogues (`curia games`, ListGames).
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One integer option of a game, with its default and its inclusive range."""
+
+    name: str
+    description: str
+    default: int
+    minimum: int
+    maximum: int
+
+
+class Game(ABC):
+    """A game's static description and the operations every game provides (OpenSpiel's
+    Game): the registry holds one instance per game, and nothing outside a game's own
+    modules needs to know which game it is.
+
+    A game's package ends with ``register_game(MyGame())``.
+    """
+
+    #: Registry name, lower case, e.g. "municipium".
+    name: str = ""
+    #: Display name, e.g. "Municipium".
+    title: str = ""
+    #: The variants, the first being the default.
+    variants: tuple[VariantSpec, ...] = ()
+    #: Integer options with defaults and ranges (the same for every variant).
+    options: tuple[OptionSpec, ...] = ()
+    #: Whether several seats may have to decide at the same time (secret simultaneous
+    #: choices, revealed once all are in).
+    simultaneous: bool = False
+    #: Whether some seat may see what another may not (hands, face-down choices).
+    #: Deck order and future draws are hidden in every game and do not count here.
+    private_information: bool = False
+    #: Verbs whose two arguments are written ``from>to`` in the text notation.
+    arrow_verbs: frozenset[str] = frozenset()
+    #: Serialization format of the game's states (`GameState.format_version`).
+    format_version: int = 1
+    #: What the rule book calls a seat, plural, for messages ("families", "players").
+    seat_noun: str = "seats"
+
+    # -- what every game implements -------------------------------------------------
+    @abstractmethod
+    def new(self, variant: str, num_seats: int, options: JSON, seed: int) -> GameState:
+        """A new game; `options` already complete and checked (see `new_game`)."""
+
+    @abstractmethod
+    def load(self, data: JSON) -> GameState:
+        """A state from its `GameState.to_json()` data."""
+
+    @abstractmethod
+    def from_observation(self, observation: JSON, seed: int) -> GameState:
+        """A state consistent with a seat's observation, its hidden parts sampled from
+        `seed` (a determinization): how a bot outside the server searches."""
+
+    # -- what a game may refine -------------------------------------------------------
+    def describe_event(self, event: Event, decision: Decision | None) -> str | None:
+        """A short sentence for logs and `curia watch`, or None when the decision line
+        (`decision`, None for the game's creation) already says it all."""
+        details = ", ".join(f"{k}={v}" for k, v in event.data.items())
+        return f"{event.kind}: {details}" if details else event.kind
+
+    def describe_end(self, result: Result, options: JSON) -> str:
+        """Why the game ended, as a sentence (from `Result.reason`)."""
+        return result.reason
+
+    # -- shared ---------------------------------------------------------------------
+    @property
+    def default_variant(self) -> str:
+        return self.variants[0].name
+
+    def variant(self, name: str) -> VariantSpec:
+        """The variant of that name; SetupError naming the variants if none."""
+        for spec in self.variants:
+            if spec.name == name:
+                return spec
+        raise SetupError(f"unknown {self.title or self.name} variant {name!r}; variants: "
+                         f"{', '.join(v.name for v in self.variants)}")
+
+    def default_options(self) -> JSON:
+        return {spec.name: spec.default for spec in self.options}
+
+    def check_setup(self, variant: str, num_seats: int, options: JSON | None) -> JSON:
+        """The complete options of a new game, or SetupError saying what is wrong."""
+        spec = self.variant(variant)
+        if (isinstance(num_seats, bool) or not isinstance(num_seats, int)
+                or not spec.min_seats <= num_seats <= spec.max_seats):
+            raise SetupError(f"{self.title or self.name} {variant} takes {spec.min_seats}-"
+                             f"{spec.max_seats} {self.seat_noun}, not {num_seats!r}")
+        merged = self.default_options()
+        ranges = {o.name: o for o in self.options}
+        for name, value in (options or {}).items():
+            option = ranges.get(name)
+            if option is None:
+                known = ", ".join(ranges) or "none"
+                raise SetupError(f"unknown option {name!r} for {self.name}; options: {known}")
+            if (isinstance(value, bool) or not isinstance(value, int)
+                    or not option.minimum <= value <= option.maximum):
+                raise SetupError(f"option {name} must be an integer from {option.minimum} "
+                                 f"to {option.maximum} ({option.description}), not {value!r}")
+            merged[name] = value
+        return merged
+
+
+#: Registry name -> the game. Filled by `register_game` as game packages are imported.
+GAMES: dict[str, Game] = {}
+
+
+def register_game(game: Game) -> Game:
+    """Add a game to the registry (a game's package calls this once, on import)."""
+    if not game.name or game.name != game.name.lower() or not game.name.isidentifier():
+        raise ValueError(f"a game's name is a lower-case identifier, not {game.name!r}")
+    known = GAMES.get(game.name)
+    if known is not None and type(known) is not type(game):
+        raise ValueError(f"a different game is already registered as {game.name!r}")
+    if not game.variants:
+        raise ValueError(f"game {game.name!r} declares no variant")
+    GAMES[game.name] = game
+    ARROW_VERBS.update(game.arrow_verbs)
+    return game

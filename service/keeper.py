@@ -153,15 +153,18 @@ class GameKeeper:
     # -- catalogue and creation -------------------------------------------------------
     def list_games(self) -> pb.ListGamesResponse:
         response = pb.ListGamesResponse()
-        for info in games.GAMES.values():
+        for game in games.GAMES.values():
             response.games.add(
-                name=info.name,
-                variants=[pb.VariantDescription(name=v, min_seats=lo, max_seats=hi)
-                          for v, (lo, hi) in info.variants.items()],
+                name=game.name, title=game.title, simultaneous=game.simultaneous,
+                private_information=game.private_information,
+                variants=[pb.VariantDescription(name=v.name, min_seats=v.min_seats,
+                                                max_seats=v.max_seats,
+                                                description=v.description)
+                          for v in game.variants],
                 options=[pb.OptionDescription(name=o.name, description=o.description,
                                               default_value=o.default, min_value=o.minimum,
                                               max_value=o.maximum)
-                         for o in info.option_specs])
+                         for o in game.options])
         return response
 
     async def create(self, request: pb.CreateGameRequest) -> pb.CreateGameResponse:

@@ -62,7 +62,7 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
         "waiting for open seats to be joined",
         deadline_unix_ms=deadline if status == "in_progress" else 0,
         game=state.game, variant=state.variant, seat_names=meta["seat_names"],
-        forfeited_seats=sorted(forfeits),
+        forfeited_seats=sorted(forfeits), turn=state.turn_number(),
     )
     if bank_left is not None:
         view.bank_left_ms = bank_left

@@ -28,7 +28,7 @@ from games.core import Decision, notation
 
 CONFIGS = [(game, variant, seats)
            for game, info in GAMES.items()
-           for variant, (low, high) in info.variants.items()
+           for v in info.variants for variant, low, high in [(v.name, v.min_seats, v.max_seats)]
            for seats in range(low, high + 1)]
 
 SETTINGS = settings(max_examples=15, deadline=None,

@@ -247,3 +247,12 @@ class GreedyBot:
 
 __all__ = ["GreedyBot", "Weights", "WEIGHTS", "family_values", "remaining_common_cards",
            "score_observation"]
+
+
+def _register() -> None:
+    from bots import register_bot
+    register_bot("greedy", GreedyBot, games=("municipium",),
+                 description="one-ply search on determinized copies, Municipium heuristic")
+
+
+_register()

@@ -23,3 +23,11 @@ class RandomBot:
 
 
 __all__ = ["RandomBot"]
+
+
+def _register() -> None:
+    from bots import register_bot
+    register_bot("random", RandomBot, description="a uniformly random legal decision; any game")
+
+
+_register()

@@ -50,24 +50,32 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[GameDescription, _Mapping]]] = ...) -> None: ...
 
 class GameDescription(_message.Message):
-    __slots__ = ("name", "variants", "options")
+    __slots__ = ("name", "variants", "options", "title", "simultaneous", "private_information")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VARIANTS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SIMULTANEOUS_FIELD_NUMBER: _ClassVar[int]
+    PRIVATE_INFORMATION_FIELD_NUMBER: _ClassVar[int]
     name: str
     variants: _containers.RepeatedCompositeFieldContainer[VariantDescription]
     options: _containers.RepeatedCompositeFieldContainer[OptionDescription]
-    def __init__(self, name: _Optional[str] = ..., variants: _Optional[_Iterable[_Union[VariantDescription, _Mapping]]] = ..., options: _Optional[_Iterable[_Union[OptionDescription, _Mapping]]] = ...) -> None: ...
+    title: str
+    simultaneous: bool
+    private_information: bool
+    def __init__(self, name: _Optional[str] = ..., variants: _Optional[_Iterable[_Union[VariantDescription, _Mapping]]] = ..., options: _Optional[_Iterable[_Union[OptionDescription, _Mapping]]] = ..., title: _Optional[str] = ..., simultaneous: _Optional[bool] = ..., private_information: _Optional[bool] = ...) -> None: ...
 
 class VariantDescription(_message.Message):
-    __slots__ = ("name", "min_seats", "max_seats")
+    __slots__ = ("name", "min_seats", "max_seats", "description")
     NAME_FIELD_NUMBER: _ClassVar[int]
     MIN_SEATS_FIELD_NUMBER: _ClassVar[int]
     MAX_SEATS_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     name: str
     min_seats: int
     max_seats: int
-    def __init__(self, name: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ...) -> None: ...
+    description: str
+    def __init__(self, name: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., description: _Optional[str] = ...) -> None: ...
 
 class OptionDescription(_message.Message):
     __slots__ = ("name", "description", "default_value", "min_value", "max_value")
@@ -179,7 +187,7 @@ class Event(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats")
+    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +204,7 @@ class View(_message.Message):
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_SEATS_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -212,7 +221,8 @@ class View(_message.Message):
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     bank_left_ms: int
     forfeited_seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    turn: int
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("game_id", "seat_token")

@@ -146,3 +146,14 @@ def vocabulary_error(decision: Decision) -> str | None:
         if word not in allowed:
             return f"argument {position} of {decision.verb!r} cannot be {word!r}"
     return None
+
+
+def canonical(decision: Decision) -> Decision:
+    """A well-formed decision in the engine's order: Keep and Exchange name unordered
+    choices (`keep advocate priest` = `keep priest advocate`)."""
+    if decision.verb == "keep":
+        first, second = decision.args
+        return keep(COLOURS.index(first), COLOURS.index(second))
+    if decision.verb == "exchange":
+        return exchange(tuple(sorted(TOKEN_NAMES.index(t) for t in decision.args)))
+    return decision

@@ -28,7 +28,7 @@ from games.municipium.board import (
     Variant,
     next_room,
 )
-from games.municipium.decisions import vocabulary_error
+from games.municipium.decisions import canonical, vocabulary_error
 
 #: Fields copied and serialized as they are (ints, strings, flat or nested int lists).
 _FIELDS = (
@@ -44,6 +44,8 @@ class MunicipiumState(GameState):
 
     game = "municipium"
     format_version = 1
+    #: A citizen drawn from the bag (a colour), a common card drawn from the deck (a card).
+    chance_kinds = ("citizen", "card")
 
     first: int
     turn: int
@@ -147,9 +149,12 @@ class MunicipiumState(GameState):
         self._advance()
         return self.events
 
-    def apply_unchecked(self, decision: Decision) -> list[Event]:
-        """Apply a decision taken from `legal_decisions` without re-validating it (fast path)."""
-        return self._apply(self._decider, decision)
+    def canonical(self, decision: Decision) -> Decision:
+        """Keep and Exchange name unordered choices: written in the engine's order."""
+        return canonical(decision)
+
+    def turn_number(self) -> int:
+        return self.turn
 
     def result(self) -> Result | None:
         if not self.ended:
@@ -216,6 +221,13 @@ class MunicipiumState(GameState):
         total = self.bag[0] + self.bag[1] + self.bag[2] + self.bag[3]
         if not total:
             return None
+        fixed = self.fixed_outcome("citizen")
+        if fixed is not None:
+            colour = COLOURS.index(fixed)
+            if not self.bag[colour]:
+                raise ValueError(f"fixed draw: no {fixed} left in the bag")
+            self.bag[colour] -= 1
+            return colour
         r = self.rng.below(total)
         for colour in range(4):
             r -= self.bag[colour]
@@ -230,6 +242,12 @@ class MunicipiumState(GameState):
             self.deck, self.discard = self.discard, []
             self.rng.shuffle(self.deck)
             self.emit("reshuffle", cards=len(self.deck))
+        fixed = self.fixed_outcome("card")
+        if fixed is not None:
+            if fixed not in self.deck:
+                raise ValueError(f"fixed draw: no {fixed} card left in the deck")
+            self.deck.remove(fixed)
+            return fixed
         return self.deck.pop()
 
     def exchange_sets(self, seat: int) -> None:
@@ -371,6 +389,7 @@ class MunicipiumState(GameState):
         st.rng = Rng(self.rng.state)
         st.events = []
         st._options, st._decider = self._options, self._decider
+        self._copy_fixed_chance(st)
         return st
 
     @classmethod
@@ -426,6 +445,7 @@ class MunicipiumState(GameState):
     def determinize(self, seat: int, seed: int) -> MunicipiumState:
         """Hidden here: the deck order and the RNG (bag draws). Both are resampled."""
         st = self.clone()
+        st._fixed_chance = None
         st.rng = Rng(derive_seed(seed, "determinize", self.turn))
         st.deck.sort()  # forget the real order before resampling it
         st.rng.shuffle(st.deck)

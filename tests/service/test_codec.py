@@ -19,7 +19,6 @@ from games.core import Decision, Event, GameState, NotationError, Result, apply_
 from games.municipium import MunicipiumState
 from games.municipium.board import COLOURS, FAMILIES, INSTITUTIONS
 from games.municipium.decisions import VOCABULARY
-from service import codec
 from service.codec import (
     decision_from_proto,
     decision_to_proto,
@@ -27,6 +26,7 @@ from service.codec import (
     observation_to_proto,
     result_to_proto,
 )
+from service.codecs import municipium as codec
 
 GAME = "municipium"
 #: (variant, seats, seed): every seat count of both editions, two seeds each.
@@ -234,8 +234,8 @@ def test_a_typed_case_of_another_game_is_refused() -> None:
 def test_decision_to_proto_refuses_what_is_not_a_decision() -> None:
     with pytest.raises(NotationError):
         decision_to_proto(GAME, Decision("fly", ("temple",)))
-    with pytest.raises(ValueError, match="no typed decisions"):
-        decision_to_proto("chess", Decision("skip"))
+    untyped = decision_to_proto("chess", Decision("skip"))  # no codec: notation alone
+    assert untyped.notation == "skip" and untyped.WhichOneof("game") is None
 
 
 # -- fuzzing: whatever the message holds, the only error is a NotationError --------------
@@ -395,9 +395,8 @@ def test_the_playthroughs_meet_drawn_and_invited_citizens() -> None:
     assert sum(inviting for _, _, inviting in positions) > 3
 
 
-def test_observation_of_an_unknown_game_is_refused() -> None:
-    with pytest.raises(ValueError, match="no typed observation"):
-        observation_to_proto("chess", {})
+def test_a_game_without_typed_messages_gets_an_empty_typed_observation() -> None:
+    assert observation_to_proto("chess", {"anything": 1}) == pb.Observation()
 
 
 # ---------------------------------------------------------------------------------------
