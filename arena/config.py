@@ -117,10 +117,11 @@ class TournamentConfig:
         time = data.get("time", {})
         bots = tuple(BotManifest.load(path.parent / _get(b, "manifest", str, where))
                      for b in data.get("bots", []))
+        game = _get(head, "game", str, where, games.default_game() or ...)
         config = cls(
             name=_get(head, "name", str, where, path.stem),
-            game=_get(head, "game", str, where, "municipium"),
-            variant=_get(head, "variant", str, where, "classic"),
+            game=game,
+            variant=_get(head, "variant", str, where, _default_variant(game)),
             seats=_get(head, "seats", int, where),
             format=_get(head, "format", str, where, "round-robin"),
             seed=_get(head, "seed", int, where, 0),
@@ -171,6 +172,12 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"no such file: {path}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+
+
+def _default_variant(game: str) -> str:
+    """The game's first variant; an unknown game is reported by `validate`."""
+    known = games.GAMES.get(game)
+    return known.default_variant if known is not None else ""
 
 
 def _get(data: dict[str, Any], key: str, kind: type, where: str, default: Any = ...) -> Any:

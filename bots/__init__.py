@@ -9,9 +9,10 @@ Each bot package registers itself on import (`register_bot`), saying which games
 understands: `random` plays any game; a heuristic bot only the games it knows. Plugin
 modules (see `games.load_plugins`) may register more.
 
-    >>> from games import new_game
-    >>> bot = make_bot("random", seed=1, game="municipium")
-    >>> state = new_game("municipium", "classic", 3, seed=7)
+    >>> from games import GAMES, new_game
+    >>> game = sorted(GAMES)[0]
+    >>> bot = make_bot("random", seed=1, game=game)
+    >>> state = new_game(game, None, GAMES[game].variants[0].min_seats, seed=7)
     >>> bot.choose(state, state.to_move()[0]) in state.legal_decisions(state.to_move()[0])
     True
 """

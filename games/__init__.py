@@ -83,6 +83,14 @@ def _import_once(plugin: str) -> None:
     _loaded.add(plugin)
 
 
+def default_game() -> str | None:
+    """The game a command plays when none is named: the one game shipped in `games/`, or
+    None once there are several (then the game must be named). Plugins do not count."""
+    shipped = [name for name, game in GAMES.items()
+               if type(game).__module__.startswith(f"{__name__}.")]
+    return shipped[0] if len(shipped) == 1 else None
+
+
 def get_game(name: str) -> Game:
     """The registered game of that name; SetupError naming the games if none."""
     game = GAMES.get(name)
@@ -125,7 +133,7 @@ def load(data: bytes) -> GameState:
 load_plugins()
 
 __all__ = [
-    "GAMES", "Game", "OptionSpec", "VariantSpec", "get_game", "load_plugins", "new_game",
+    "GAMES", "Game", "OptionSpec", "VariantSpec", "default_game", "get_game", "load_plugins", "new_game",
     "load", "from_observation", "register_game",
     "Decision", "DecisionError", "Event",
     "GameOverError", "GameState", "IllegalDecisionError", "NotationError",

@@ -202,7 +202,7 @@ def derive_seed(seed: int, *labels: object) -> int:
 class GameState(ABC):
     """A position of some game, with the shared validation around a game's rules."""
 
-    #: Registry name of the game, e.g. "municipium".
+    #: Registry name of the game (`Game.name`).
     game: str = ""
     #: Serialization format version; bumped when the layout changes.
     format_version: int = 1
@@ -382,7 +382,7 @@ class VariantSpec:
     """One variant of a game (a rule set) and the seats it takes."""
 
     name: str
-    #: Fewest and most seats (players, families) this variant takes.
+    #: Fewest and most seats (players) this variant takes.
     min_seats: int
     max_seats: int
     #: One line for catalogues (`curia games`, ListGames).
@@ -408,9 +408,9 @@ class Game(ABC):
     A game's package ends with ``register_game(MyGame())``.
     """
 
-    #: Registry name, lower case, e.g. "municipium".
+    #: Registry name, a lower-case identifier.
     name: str = ""
-    #: Display name, e.g. "Municipium".
+    #: Display name, as the rule book writes it.
     title: str = ""
     #: The variants, the first being the default.
     variants: tuple[VariantSpec, ...] = ()
@@ -426,7 +426,7 @@ class Game(ABC):
     arrow_verbs: frozenset[str] = frozenset()
     #: Serialization format of the game's states (`GameState.format_version`).
     format_version: int = 1
-    #: What the rule book calls a seat, plural, for messages ("families", "players").
+    #: What the rule book calls the seats, for messages (e.g. "players").
     seat_noun: str = "seats"
 
     # -- what every game implements -------------------------------------------------

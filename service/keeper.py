@@ -191,7 +191,7 @@ class GameKeeper:
         game_id = secrets.token_hex(16)
         tokens = {s: secrets.token_urlsafe(32) for s in range(seats) if s not in open_seats}
         meta: dict[str, Any] = {
-                "game": request.game, "variant": request.variant, "num_seats": seats,
+                "game": request.game, "variant": state.variant, "num_seats": seats,
                 "options": state.options, "seed": seed, "seat_names": state.seat_names(),
                 "decision_ms": decision_ms, "bank_ms": bank_ms,
                 "forfeit_on_illegal": request.forfeit_on_illegal,
@@ -205,7 +205,7 @@ class GameKeeper:
                                 {s: token_hash(t) for s, t in tokens.items()}, deadline, clock)
         GAMES_CREATED.labels(request.game).inc()
         log.info("game created", extra={"game_id": game_id, "game": request.game,
-                                        "variant": request.variant, "seats": seats})
+                                        "variant": state.variant, "seats": seats})
         names = state.seat_names()
         return pb.CreateGameResponse(game_id=game_id, version=0, seats=[
             pb.SeatCredential(seat=s, token=t, name=names[s]) for s, t in tokens.items()])

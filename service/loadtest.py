@@ -21,6 +21,7 @@ from typing import Any
 
 import grpc
 
+import games
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
 
@@ -36,8 +37,8 @@ class LoadSpec:
     duration: float = 10.0
     think_ms: float = 0.0
     channels: int = 8
-    game: str = "municipium"
-    variant: str = "classic"
+    game: str = ""  # "": the default game (games.default_game)
+    variant: str = ""  # "": the game's first variant
     seats: int = 3
     seed: int = 1
     max_games: int | None = None
@@ -141,7 +142,8 @@ class Driver:
     async def play_one(self, rng: random.Random) -> None:
         spec = self.spec
         created = await self.call("CreateGame", pb.CreateGameRequest(
-            game=spec.game, variant=spec.variant, num_seats=spec.seats,
+            game=spec.game or games.default_game() or "", variant=spec.variant,
+            num_seats=spec.seats,
             options=spec.options, seed=rng.getrandbits(62)))
         if created is None:
             await asyncio.sleep(0.1)
