@@ -4,7 +4,7 @@ The state holds a stack of frames (plain dicts, top last). A frame is either aut
 (its step runs without anyone deciding) or waits for one seat's decision. Each kind of
 frame has a small function here: `AUTO[kind](st, frame)` runs an automatic step,
 `OPTIONS[kind](st, frame)` lists the legal decisions and `APPLY[kind](st, frame, d)`
-carries one out. Ruling ids (M1..M23) refer to ../shared/rules/municipium.md.
+carries one out. Ruling ids (M0..M23, C-M1..) are restated in docs/rulings.md.
 """
 
 from __future__ import annotations
