@@ -271,9 +271,18 @@ class GameState(ABC):
         if kind not in self.chance_kinds:
             known = ", ".join(self.chance_kinds) or "none"
             raise ValueError(f"{self.game} has no chance of kind {kind!r}; kinds: {known}")
+        possible = self.chance_outcomes(kind)
+        wrong = [o for o in outcomes if possible is not None and o not in possible]
+        if wrong:
+            raise ValueError(f"{wrong[0]!r} is not a {kind} outcome of {self.game}; "
+                             f"outcomes: {', '.join(sorted(possible or ()))}")
         if self._fixed_chance is None:
             self._fixed_chance = {}
         self._fixed_chance.setdefault(kind, []).extend(outcomes)
+
+    def chance_outcomes(self, kind: str) -> AbstractSet[str] | None:
+        """Every outcome a chance event of `kind` may ever produce (None: not listed)."""
+        return None
 
     def fixed_outcome(self, kind: str) -> str | None:
         """The next fixed outcome of `kind` (consumed), or None to draw from the RNG.

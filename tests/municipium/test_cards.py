@@ -11,11 +11,13 @@ from tests.municipium.position import (
     Position,
     assert_consistent,
     at,
+    citizens_at,
     held,
     legal,
     mover,
     of_kind,
     play,
+    step,
 )
 
 
@@ -60,7 +62,7 @@ def test_card_one_power_each_family_may_use_one() -> None:
     assert held(st, "orange") == {"priest": 1, "militia": 1, "favour": 0, "decurions": 0}
     assert mover(st) == "yellow" and legal(st) == ["power forum", "skip"]
     play(st, "skip")
-    assert st.discard == ["one-power"] and st.frames[-1]["k"] == "turn"
+    assert st.discard == ["one-power"] and step(st) == "turn"
     assert mover(st) == "orange"
 
 
@@ -79,11 +81,13 @@ def test_card_all_powers_only_where_someone_is_present() -> None:
     st = spread().deck("all-powers").build()
     play(st, "play common")
     offered = []
-    while st.frames[-1]["k"] == "offer":
-        offered.append((mover(st), st.frames[-1]["inst"]))
+    while step(st) == "offer":
+        offered.append((mover(st), legal(st)[0]))
         play(st, "skip")
-    # Emporium (3) and Praetorium (6) are empty: no power there.
-    assert offered == [("blue", 0), ("blue", 1), ("orange", 2), ("orange", 4), ("yellow", 5)]
+    # The Emporium and the Praetorium are empty: no power there.
+    assert offered == [("blue", "power temple"), ("blue", "power tavern"),
+                       ("orange", "power baths"), ("orange", "power basilica"),
+                       ("yellow", "power forum")]
     assert st.discard == ["all-powers"]
 
 
@@ -122,7 +126,7 @@ def test_card_invitations_reveals_four_and_is_used_once() -> None:
     st = spread().draws("priest", "priest", "militia", "merchant").build()
     play(st, "play invitations", "place priest temple", "place priest temple",
          "place militia tavern", "place merchant baths")
-    assert st.inst_citizens[0] == [0, 0] and mover(st) == "orange"
+    assert citizens_at(st, "temple") == ["priest", "priest"] and mover(st) == "orange"
     assert "invitations" not in st.family_cards[0]
 
 

@@ -15,9 +15,9 @@ from tests.municipium.position import (
     mover,
     of_kind,
     play,
-    push,
+    start_power,
+    step,
     temple_order,
-    use_power,
 )
 
 PARKED = {"orange": {"rest": "tavern"}, "yellow": {"rest": "forum"}}
@@ -57,7 +57,7 @@ def test_m15_revised_temple_power_is_compulsory() -> None:
     events = play(st, "play powers")
     assert temple_order(st) == ["orange", "yellow", "blue"]
     assert of_kind(events, "power") == [{"family": "orange", "institution": "temple"}]
-    assert st.frames[-1]["k"] == "offer" and legal(st) == ["power emporium", "skip"]
+    assert step(st) == "offer" and legal(st) == ["power emporium", "skip"]
 
 
 def test_m15_new_temple_order_counts_at_once() -> None:
@@ -83,7 +83,7 @@ def tavern_position() -> MunicipiumState:
 
 def test_m16_tavern_any_family_one_institution_how_many() -> None:
     st = tavern_position()
-    use_power(st, "blue", "tavern")
+    start_power(st, "blue", "tavern")
     assert legal(st) == ["family blue", "family orange"]  # yellow: all already in the Tavern
     play(st, "family orange")
     assert legal(st) == ["from baths", "from forum"]
@@ -94,12 +94,12 @@ def test_m16_tavern_any_family_one_institution_how_many() -> None:
     assert at(st, "tavern")["orange"] == (1, 1)
     assert of_kind(events, "tavern") == [{"family": "orange", "source": "forum", "members": 1,
                                           "distinguished": 1}]
-    assert st.frames[-1]["k"] == "turn"
+    assert step(st) == "turn"
 
 
 def test_m16_tavern_may_call_ones_own_family() -> None:
     st = tavern_position()
-    use_power(st, "blue", "tavern")
+    start_power(st, "blue", "tavern")
     play(st, "family blue", "from praetorium", "send 4")
     assert at(st, "tavern")["blue"] == (7, 0) and at(st, "praetorium") == {}
 
@@ -107,7 +107,7 @@ def test_m16_tavern_may_call_ones_own_family() -> None:
 # -- M17 Baths ----------------------------------------------------------------------------------
 def test_m17_baths_all_members_to_temple_one_distinguished() -> None:
     st = blue_at({"baths": 3, "rest": "praetorium"}).temple("orange", "yellow", "blue").build()
-    events = use_power(st, "blue", "baths")
+    events = start_power(st, "blue", "baths")
     assert at(st, "baths") == {} and at(st, "temple") == {"blue": (2, 1)}
     assert st.wreath_supply == 12 and of_kind(events, "distinction")[0]["granted"]
     assert temple_order(st) == ["orange", "yellow", "blue"]  # the Temple order does not change
@@ -115,14 +115,14 @@ def test_m17_baths_all_members_to_temple_one_distinguished() -> None:
 
 def test_m17_distinction_may_go_to_a_member_already_in_the_temple() -> None:
     st = blue_at({"baths*": 1, "temple": 1, "rest": "praetorium"}).build()
-    use_power(st, "blue", "baths")
+    start_power(st, "blue", "baths")
     assert at(st, "temple") == {"blue": (0, 2)}
     assert st.wreath_supply == 11
 
 
 def test_m17_baths_with_no_wreath_left_still_moves() -> None:
     st = blue_at({"baths": 2, "rest": "praetorium"}).wreaths(0).build()
-    events = use_power(st, "blue", "baths")
+    events = start_power(st, "blue", "baths")
     assert at(st, "temple") == {"blue": (2, 0)} and at(st, "baths") == {}
     assert of_kind(events, "distinction") == [{"family": "blue", "granted": False}]
     assert st.wreath_supply == 0
@@ -130,38 +130,39 @@ def test_m17_baths_with_no_wreath_left_still_moves() -> None:
 
 def test_m17_no_undistinguished_member_no_wreath() -> None:
     st = blue_at({"baths*": 1, "temple*": 1, "rest": "praetorium"}).build()
-    use_power(st, "blue", "baths")
+    start_power(st, "blue", "baths")
     assert at(st, "temple") == {"blue": (0, 2)} and st.wreath_supply == 11
 
 
 # -- M18 Emporium -----------------------------------------------------------------------------
 def test_m18_emporium_draw_place_stop_at_will() -> None:
     st = blue_at({"emporium": 3, "rest": "praetorium"}).draws("priest", "militia").build()
-    use_power(st, "blue", "emporium")
+    start_power(st, "blue", "emporium")
     assert legal(st)[0] == "place priest temple" and len(legal(st)) == 7
     play(st, "place priest temple")
     assert legal(st) == ["draw", "stop"]
     play(st, "draw", "place militia praetorium", "stop")
     assert citizens_at(st, "temple") == ["priest"] and citizens_at(st, "praetorium") == ["militia"]
-    assert st.frames[-1]["k"] == "turn" and mover(st) == "blue"
+    assert step(st) == "turn" and mover(st) == "blue"
 
 
 def test_m18_emporium_stop_leaves_bag_untouched() -> None:
-    st = blue_at({"emporium": 3, "rest": "praetorium"}).build()
+    st = blue_at({"emporium": 3, "rest": "praetorium"}).draws("priest").build()
+    start_power(st, "blue", "emporium")
+    play(st, "place priest temple")
     bag = list(st.bag)
-    push(st, {"k": "emporium", "seat": 0})  # between two draws
-    assert legal(st) == ["draw", "stop"]
+    assert legal(st) == ["draw", "stop"]  # between two draws
     play(st, "stop")
-    assert st.bag == bag and st.frames[-1]["k"] == "turn"
+    assert st.bag == bag and step(st) == "turn"
 
 
 def test_m18_emporium_must_stop_after_a_citizen_event() -> None:
     st = (blue_at({"emporium": 3, "rest": "praetorium"}).citizens(baths=["merchant", "merchant"])
           .draws("merchant").build())
-    use_power(st, "blue", "emporium")
+    start_power(st, "blue", "emporium")
     events = play(st, "place merchant baths")
     assert of_kind(events, "citizen-event")[0]["to_bag"] == ["merchant"] * 3  # nobody there
-    assert st.frames[-1]["k"] == "turn" and "draw" not in legal(st)
+    assert step(st) == "turn" and "draw" not in legal(st)
 
 
 def test_m18_emporium_stops_after_event_then_next_power_is_offered() -> None:
@@ -178,7 +179,7 @@ def test_m18_emporium_stops_after_event_then_next_power_is_offered() -> None:
 def test_m19_basilica_exchange_any_three(variant: str) -> None:
     st = blue_at({"basilica": 3, "rest": "praetorium"}, variant).supply(
         blue={"priest": 2, "favour": 1}).build()
-    use_power(st, "blue", "basilica")
+    start_power(st, "blue", "basilica")
     assert legal(st) == ["exchange priest priest favour", "draw"]
     bag, supply = list(st.bag), st.favour_supply
     play(st, "exchange priest priest favour")
@@ -189,25 +190,25 @@ def test_m19_basilica_exchange_any_three(variant: str) -> None:
 def test_m19_basilica_only_one_exchange() -> None:
     st = blue_at({"basilica": 3, "rest": "praetorium"}).supply(
         blue={"priest": 3, "militia": 3}).build()
-    use_power(st, "blue", "basilica")
+    start_power(st, "blue", "basilica")
     assert "exchange priest priest priest" in legal(st)
     assert "exchange priest militia militia" in legal(st) and len(legal(st)) == 4 + 1
     play(st, "exchange priest priest militia")
     assert held(st, "blue") == {"priest": 1, "militia": 2, "favour": 0, "decurions": 1}
-    assert st.frames[-1]["k"] == "turn"
+    assert step(st) == "turn"
 
 
 def test_m19_basilica_fewer_than_three_only_draw() -> None:
     st = blue_at({"basilica": 3, "rest": "praetorium"}).supply(
         blue={"militia": 1, "favour": 1}).build()
-    use_power(st, "blue", "basilica")
+    start_power(st, "blue", "basilica")
     assert legal(st) == ["draw"]
 
 
 def test_m19_basilica_draw_then_m7() -> None:
     st = blue_at({"basilica": 3, "rest": "praetorium"}).supply(
         blue={"militia": 1, "merchant": 1, "advocate": 1}).draws("priest").build()
-    use_power(st, "blue", "basilica")
+    start_power(st, "blue", "basilica")
     assert legal(st) == ["exchange militia merchant advocate", "draw"]
     events = play(st, "draw")
     assert of_kind(events, "draw") == [{"family": "blue", "citizen": "priest"}]
@@ -221,7 +222,7 @@ def test_m20_forum_citizen_from_a_family_or_institution_never_favour_or_room() -
           .supply(blue={"priest": 1}, orange={"militia": 1, "favour": 2}, yellow={"favour": 1})
           .citizens(basilica=["advocate"], temple=["priest", "priest"])
           .rooms(forum="merchant", baths="priest").build())
-    use_power(st, "blue", "forum")
+    start_power(st, "blue", "forum")
     assert legal(st) == ["take militia orange", "take priest temple", "take advocate basilica"]
     events = play(st, "take militia orange")
     assert held(st, "orange") == {"favour": 2, "decurions": 0}
@@ -235,7 +236,7 @@ def test_m20_forum_take_from_institution_then_m7() -> None:
                              yellow={"rest": "baths"})
           .supply(blue={"priest": 1, "militia": 1, "merchant": 1})
           .citizens(basilica=["advocate"]).build())
-    use_power(st, "blue", "forum")
+    start_power(st, "blue", "forum")
     play(st, "take advocate basilica")
     assert citizens_at(st, "basilica") == [] and held(st, "blue")["decurions"] == 1
     assert_consistent(st)
@@ -244,7 +245,7 @@ def test_m20_forum_take_from_institution_then_m7() -> None:
 # -- M21 Praetorium --------------------------------------------------------------------------------
 def test_m21_classic_praetorium_repositions_every_member_in_turn() -> None:
     st = blue_at({"temple": 1, "baths": 2, "baths*": 1, "praetorium": 3}).build()
-    use_power(st, "blue", "praetorium")
+    start_power(st, "blue", "praetorium")
     seen = []
     for dst in ("forum", "baths", "forum", "forum", "praetorium", "praetorium", "tavern"):
         seen.append(legal(st)[0].split(">")[0])
@@ -254,12 +255,12 @@ def test_m21_classic_praetorium_repositions_every_member_in_turn() -> None:
         "reposition praetorium"] * 3
     assert at(st, "forum")["blue"] == (2, 1) and at(st, "baths")["blue"] == (1, 0)
     assert at(st, "praetorium")["blue"] == (2, 0) and at(st, "tavern")["blue"] == (1, 0)
-    assert st.frames[-1]["k"] == "turn"
+    assert step(st) == "turn"
 
 
 def test_m21_revised_praetorium_any_members_then_done() -> None:
     st = blue_at({"baths": 1, "praetorium": 6}, "revised").build()
-    use_power(st, "blue", "praetorium")
+    start_power(st, "blue", "praetorium")
     assert "done" in legal(st) and "reposition baths>baths" not in legal(st)
     assert len(legal(st)) == 6 + 6 + 1
     play(st, "reposition baths>forum")
@@ -267,4 +268,4 @@ def test_m21_revised_praetorium_any_members_then_done() -> None:
     assert "advance" not in legal(st)
     play(st, "reposition praetorium>temple", "done")
     assert at(st, "forum")["blue"] == (1, 0) and at(st, "temple") == {"blue": (1, 0)}
-    assert st.frames[-1]["k"] == "turn"
+    assert step(st) == "turn"

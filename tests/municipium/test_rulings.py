@@ -11,7 +11,7 @@ from hypothesis import strategies as hs
 
 from games.core import IllegalDecisionError, NotYourTurnError
 from games.municipium import MunicipiumState
-from games.municipium.board import COMMON_DECK
+from games.municipium.board import COLOURS, COMMON_DECK
 from tests.municipium.position import (
     Position,
     assert_consistent,
@@ -22,7 +22,9 @@ from tests.municipium.position import (
     mover,
     of_kind,
     play,
-    use_power,
+    room,
+    start_power,
+    step,
 )
 
 PARKED = {"blue": {"rest": "temple"}, "orange": {"rest": "temple"}, "yellow": {"rest": "temple"}}
@@ -74,7 +76,7 @@ def test_m3_banner_counts_and_meeting_room_citizen_does_not() -> None:
     assert citizens_at(st, "baths") == ["merchant", "merchant"]  # room citizen not counted
     events = play(st, "place merchant baths")
     assert of_kind(events, "citizen-event")[0]["gains"] == {"blue": ["merchant", "merchant"]}
-    assert st.room_citizen[2] == 2 and citizens_at(st, "baths") == []  # room: still merchant
+    assert room(st, "baths")[0] == "merchant" and citizens_at(st, "baths") == []  # room: kept
 
 
 # -- M4 influence, M5 Citizen events ----------------------------------------------------
@@ -181,8 +183,8 @@ def test_m6_praefect_event_favour_to_majority_citizen_to_second() -> None:
                                             "citizen": "priest", "citizen_to": "orange"}]
     assert held(st, "blue")["favour"] == 1 and held(st, "orange")["priest"] == 1
     assert held(st, "yellow") == {"favour": 0, "decurions": 0}
-    assert st.room_favour[5] and st.favour_supply == supply - 1  # Favour space refilled
-    assert st.room_citizen[5] == 1  # a new citizen (the militia) drawn
+    assert room(st, "forum")[1] and st.favour_supply == supply - 1  # Favour space refilled
+    assert room(st, "forum")[0] == "militia"  # a new citizen drawn
     assert_consistent(st)
 
 
@@ -198,8 +200,8 @@ def test_m6_no_family_favour_stays_citizen_to_bag() -> None:
     st = praefect_to_forum(0, 0, 0)
     supply, bag = st.favour_supply, list(st.bag)
     play(st, "play common")
-    assert st.favours == [0, 0, 0] and st.room_favour[5] and st.favour_supply == supply
-    assert st.bag == [bag[0] + 1, bag[1] - 1, bag[2], bag[3]] and st.room_citizen[5] == 1
+    assert st.favours == [0, 0, 0] and room(st, "forum") == ("militia", True)
+    assert st.favour_supply == supply and st.bag == [bag[0] + 1, bag[1] - 1, bag[2], bag[3]]
 
 
 def test_m6_empty_favour_space_gives_no_favour_and_is_refilled() -> None:
@@ -207,19 +209,19 @@ def test_m6_empty_favour_space_gives_no_favour_and_is_refilled() -> None:
     supply = st.favour_supply
     play(st, "play common")
     assert held(st, "blue")["favour"] == 0 and held(st, "orange")["priest"] == 1
-    assert st.room_favour[5] and st.favour_supply == supply - 1
+    assert room(st, "forum")[1] and st.favour_supply == supply - 1
 
 
 def test_m6_m8_empty_favour_supply_leaves_the_space_empty() -> None:
     st = (Position("revised", 4)
           .members(blue={"forum": 2, "rest": "tavern"}, orange={"rest": "baths"},
-                   yellow={"rest": "baths"}, black={"rest": "baths"})
-          .supply(orange={"favour": 3}, yellow={"favour": 3}, black={"favour": 3})
+                   yellow={"rest": "baths"}, pink={"rest": "baths"})
+          .supply(orange={"favour": 3}, yellow={"favour": 3}, pink={"favour": 3})
           .deck("praefect-visit").build())
     assert st.favour_supply == 0
     play(st, "play common")
     assert held(st, "blue")["favour"] == 1
-    assert not st.room_favour[5] and st.favour_supply == 0
+    assert not room(st, "forum")[1] and st.favour_supply == 0
     assert_consistent(st)
 
 
@@ -278,13 +280,13 @@ def test_m7_exchange_happens_on_another_familys_turn() -> None:
 @given(citizens=hs.lists(hs.integers(0, 4), min_size=4, max_size=4), favours=hs.integers(0, 6))
 def test_m7_property_as_many_sets_as_possible_real_citizens_first(citizens: list[int],
                                                                  favours: int) -> None:
-    st = Position().members(**PARKED).build()
-    st.supply[0], st.favours[0] = list(citizens), favours
+    supply = dict(zip(COLOURS, citizens, strict=True)) | {"favour": favours}
+    st = Position().members(**PARKED).supply(blue=supply).build()
     st.exchange_sets(0)
     sets = max(d for d in range(10) if sum(max(0, d - c) for c in citizens) <= favours)
-    assert st.decurions[0] == sets
-    assert st.supply[0] == [c - min(c, sets) for c in citizens]  # one of each held, per set
-    assert st.favours[0] == favours - sum(max(0, sets - c) for c in citizens)
+    left = [c - min(c, sets) for c in citizens]  # one of each held, per set
+    assert held(st, "blue") == {c: n for c, n in zip(COLOURS, left, strict=True) if n} | {
+        "favour": favours - sum(max(0, sets - c) for c in citizens), "decurions": sets}
 
 
 # -- M8 empty bag, M9 deck ---------------------------------------------------------------------
@@ -314,9 +316,9 @@ def test_m8_empty_bag_invitations_reveal_nothing() -> None:
 
 def test_m8_empty_bag_emporium_and_basilica_draw_nothing() -> None:
     st = empty_bag()
-    events = use_power(st, "blue", "emporium")
-    assert of_kind(events, "draw") == [] and st.frames[-1]["k"] == "turn"
-    use_power(st, "blue", "basilica")
+    events = start_power(st, "blue", "emporium")
+    assert of_kind(events, "draw") == [] and step(st) == "turn"
+    start_power(st, "blue", "basilica")
     assert "draw" not in legal(st) and "exchange priest priest priest" in legal(st)
 
 
@@ -324,7 +326,7 @@ def test_m8_empty_bag_meeting_room_stays_empty() -> None:
     st = empty_bag("praefect-visit")
     play(st, "play common")
     assert held(st, "yellow") == {"favour": 1, "decurions": 0}
-    assert st.room_citizen[5] is None
+    assert room(st, "forum")[0] is None
     assert_consistent(st)
 
 
@@ -336,7 +338,7 @@ def test_m9_empty_deck_reshuffles_the_discard_pile() -> None:
     events = play(st, "play common")
     assert of_kind(events, "reshuffle") == [{"cards": 12}]
     card = of_kind(events, "play")[0]["card"]
-    while st.frames[-1]["k"] != "turn" or mover(st) == "blue":  # finish the card
+    while step(st) != "turn" or mover(st) == "blue":  # finish the card
         play(st, legal(st)[-1])
     assert len(st.deck) == 11 and st.discard == [card]
     assert_consistent(st)
@@ -415,7 +417,7 @@ def test_m12_citizen_visit_clockwise_from_active() -> None:
           .turn("orange").deck("citizen-visit").draws("priest", "priest", "priest").build())
     order = []
     play(st, "play common")
-    while st.frames[-1]["k"] == "place":
+    while step(st) == "place":
         order.append(mover(st))
         play(st, "place priest tavern")
     assert order == ["orange", "yellow", "blue"] and mover(st) == "yellow"
@@ -427,7 +429,7 @@ def test_m12_one_power_clockwise_skips_families_without_majority() -> None:
           .temple("orange", "yellow", "blue").turn("yellow").deck("one-power").build())
     play(st, "play common")
     asked = []
-    while st.frames[-1]["k"] == "choose_power":
+    while step(st) == "choose_power":
         asked.append((mover(st), legal(st)))
         play(st, "skip")
     assert asked == [("yellow", ["power forum", "skip"]), ("blue", ["power tavern", "skip"]),
@@ -445,7 +447,7 @@ def test_m12_all_powers_in_order_temple_to_praetorium() -> None:
     st = all_powers_position()
     play(st, "play common")
     offered = []
-    while st.frames[-1]["k"] == "offer":
+    while step(st) == "offer":
         offered.append((mover(st), legal(st)[0]))
         play(st, "skip")
     assert offered == [("blue", "power temple"), ("blue", "power tavern"),
@@ -507,7 +509,7 @@ def test_m13_invitations_any_order_citizen_event_between_placements() -> None:
         {"family": "blue", "citizens": ["merchant", "priest", "advocate", "militia"]}]
     assert len(legal(st)) == 7 + 2 + 2 + 2  # any of the 4, in any order
     play(st, "place advocate forum")  # 3rd citizen in the Forum: the event comes first
-    assert st.frames[-1]["k"] == "keep" and mover(st) == "blue"
+    assert step(st) == "keep" and mover(st) == "blue"
     play(st, "keep priest advocate")
     assert held(st, "orange")["advocate"] == 1 and citizens_at(st, "forum") == []
     assert "place priest forum" in legal(st)  # the emptied Forum takes citizens again

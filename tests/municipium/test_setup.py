@@ -7,7 +7,17 @@ import pytest
 from games.core import SetupError
 from games.municipium import MunicipiumState
 from games.municipium.board import BANNERS, INSTITUTIONS, MEETING_ROOMS
-from tests.municipium.position import Position, assert_consistent, legal, mover, play, temple_order
+from tests.municipium.position import (
+    Position,
+    assert_consistent,
+    at,
+    legal,
+    mover,
+    play,
+    room,
+    step,
+    temple_order,
+)
 
 
 def new_with_first(variant: str, seats: int, first: int) -> MunicipiumState:
@@ -25,7 +35,7 @@ def place_all(st: MunicipiumState, plans: dict[str, list[str]]) -> list[list[str
     Returns the Temple order after every placement."""
     plans = {fam: list(plan) for fam, plan in plans.items()}
     orders = []
-    while st.frames and st.frames[-1]["k"] == "setup":
+    while step(st) == "setup":
         play(st, "setup " + plans[mover(st)].pop(0))
         orders.append(temple_order(st))
     return orders
@@ -48,7 +58,7 @@ def test_m0_temple_example_blue_yellow_pink() -> None:
     assert orders[9] == ["yellow", "pink", "blue"]        # Pink's 2nd: second, Blue third
     # No Temple member by their 7th placement: next open spaces, in placement order.
     assert orders[-1] == ["yellow", "pink", "blue", "orange", "black"]
-    assert st.frames[-1]["k"] == "turn" and mover(st) == "blue"
+    assert step(st) == "turn" and mover(st) == "blue"
 
 
 def test_m0_third_member_goes_above_families_with_two() -> None:
@@ -66,14 +76,14 @@ def test_m0_third_member_goes_above_families_with_two() -> None:
 
 def test_m0_revised_temple_order_by_count_ties_to_earliest_seat_from_first() -> None:
     """Revised: order set once setup ends; ties go clockwise from the first family."""
-    st = new_with_first("revised", 4, first=2)  # yellow first: yellow, black, blue, orange
+    st = new_with_first("revised", 4, first=2)  # yellow first: yellow, pink, blue, orange
     plans = {"blue": ["temple", "temple", *["tavern"] * 5],
              "orange": ["temple", *["baths"] * 6],
              "yellow": ["temple", *["forum"] * 6],
-             "black": ["temple", "temple", *["basilica"] * 5]}
+             "pink": ["temple", "temple", *["basilica"] * 5]}
     orders = place_all(st, plans)
     assert all(order == [] for order in orders[:-1])  # nothing during setup
-    assert orders[-1] == ["black", "blue", "yellow", "orange"]
+    assert orders[-1] == ["pink", "blue", "yellow", "orange"]
     assert mover(st) == "yellow"  # 5.0: the first to place starts the game
 
 
@@ -88,12 +98,12 @@ def test_setup_one_decision_per_member_any_institution() -> None:
     st = MunicipiumState.new("classic", 3, seed=1)
     assert legal(st) == [f"setup {name}" for name in INSTITUTIONS]
     seats = []
-    while st.frames[-1]["k"] == "setup":
+    while step(st) == "setup":
         seats.append(st.to_move()[0])
         play(st, "setup temple")
     assert len(seats) == 21
     assert seats[:6] == [(st.first + i) % 3 for i in range(6)]  # clockwise from the first
-    assert [st.plain[s][0] for s in range(3)] == [7, 7, 7]  # no limit per Institution
+    assert at(st, "temple") == {f: (7, 0) for f in ("blue", "orange", "yellow")}  # no limit
 
 
 @pytest.mark.parametrize(("variant", "seats", "per_colour", "favours", "wreaths"),
@@ -104,7 +114,8 @@ def test_m2_m3_board_layout(variant: str, seats: int, per_colour: int, favours: 
     st = MunicipiumState.new(variant, seats, seed=3)
     assert st.inst_citizens == [[c] for c in BANNERS]
     assert st.praefect == INSTITUTIONS.index("basilica")
-    assert all(st.room_citizen[i] is not None and st.room_favour[i] for i in MEETING_ROOMS)
+    rooms = [room(st, INSTITUTIONS[i]) for i in MEETING_ROOMS]
+    assert all(citizen is not None and favour for citizen, favour in rooms)
     assert st.room_citizen[0] is None and not st.room_favour[0]  # no room at the Temple
     assert sum(st.bag) == 4 * per_colour - 7 - 6
     assert st.favour_supply == favours - 6 and st.wreath_supply == wreaths
