@@ -133,8 +133,8 @@ def load(data: bytes) -> GameState:
 load_plugins()
 
 __all__ = [
-    "GAMES", "Game", "OptionSpec", "VariantSpec", "default_game", "get_game", "load_plugins", "new_game",
-    "load", "from_observation", "register_game",
+    "GAMES", "Game", "OptionSpec", "VariantSpec", "default_game", "get_game", "load_plugins",
+    "new_game", "load", "from_observation", "register_game",
     "Decision", "DecisionError", "Event",
     "GameOverError", "GameState", "IllegalDecisionError", "NotationError",
     "NotYourTurnError", "Result", "SetupError",

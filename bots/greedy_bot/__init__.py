@@ -155,18 +155,17 @@ def _add_board_values(obs: JSON, families: list[str], values: list[float],
 
 def _add_pending_value(obs: JSON, values: list[float], w: Weights) -> None:
     """A power one is about to use is worth something before its decision is taken."""
-    frames = obs.get("frames") or []
-    if not frames:
+    asked = obs.get("asked")
+    if not asked:
         return
-    top = frames[-1]
-    seat = top.get("seat")
+    seat = asked.get("seat")
     if not isinstance(seat, int) or not 0 <= seat < len(values):
         return
-    if top.get("k") == "basilica":
+    if asked["step"] == "basilica":
         supply = obs["supplies"][seat]
         tokens = sum(supply["citizens"].values()) + supply["favours"]
         values[seat] += w.basilica_exchange if tokens >= 3 else w.basilica_draw
-    elif top.get("k") == "forum":
+    elif asked["step"] == "forum":
         values[seat] += w.forum_take
 
 

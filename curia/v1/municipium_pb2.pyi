@@ -258,8 +258,175 @@ class MunicipiumSupply(_message.Message):
     family_cards: _containers.RepeatedScalarFieldContainer[MunicipiumCard]
     def __init__(self, family: _Optional[_Union[MunicipiumFamily, str]] = ..., priests: _Optional[int] = ..., militia: _Optional[int] = ..., merchants: _Optional[int] = ..., advocates: _Optional[int] = ..., favours: _Optional[int] = ..., decurions: _Optional[int] = ..., family_cards: _Optional[_Iterable[_Union[MunicipiumCard, str]]] = ...) -> None: ...
 
+class MunicipiumStep(_message.Message):
+    __slots__ = ("seat", "family", "setup", "turn", "end_turn", "discard", "citizen_visit", "place", "invite", "citizen_event", "keep", "your_powers", "all_powers", "one_power", "power", "choose_power", "tavern_family", "tavern_source", "tavern_send", "emporium", "basilica", "forum", "reposition")
+    class Setup(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class Turn(_message.Message):
+        __slots__ = ("moves_made", "last_moved")
+        MOVES_MADE_FIELD_NUMBER: _ClassVar[int]
+        LAST_MOVED_FIELD_NUMBER: _ClassVar[int]
+        moves_made: int
+        last_moved: MunicipiumDecision.Move
+        def __init__(self, moves_made: _Optional[int] = ..., last_moved: _Optional[_Union[MunicipiumDecision.Move, _Mapping]] = ...) -> None: ...
+    class EndTurn(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class Discard(_message.Message):
+        __slots__ = ("card",)
+        CARD_FIELD_NUMBER: _ClassVar[int]
+        card: MunicipiumCard
+        def __init__(self, card: _Optional[_Union[MunicipiumCard, str]] = ...) -> None: ...
+    class CitizenVisit(_message.Message):
+        __slots__ = ("seats",)
+        SEATS_FIELD_NUMBER: _ClassVar[int]
+        seats: _containers.RepeatedScalarFieldContainer[int]
+        def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    class Place(_message.Message):
+        __slots__ = ("citizen", "card", "institution")
+        CITIZEN_FIELD_NUMBER: _ClassVar[int]
+        CARD_FIELD_NUMBER: _ClassVar[int]
+        INSTITUTION_FIELD_NUMBER: _ClassVar[int]
+        citizen: MunicipiumCitizen
+        card: MunicipiumCard
+        institution: MunicipiumInstitution
+        def __init__(self, citizen: _Optional[_Union[MunicipiumCitizen, str]] = ..., card: _Optional[_Union[MunicipiumCard, str]] = ..., institution: _Optional[_Union[MunicipiumInstitution, str]] = ...) -> None: ...
+    class Invite(_message.Message):
+        __slots__ = ("citizens",)
+        CITIZENS_FIELD_NUMBER: _ClassVar[int]
+        citizens: _containers.RepeatedScalarFieldContainer[MunicipiumCitizen]
+        def __init__(self, citizens: _Optional[_Iterable[_Union[MunicipiumCitizen, str]]] = ...) -> None: ...
+    class CitizenEvent(_message.Message):
+        __slots__ = ("institution",)
+        INSTITUTION_FIELD_NUMBER: _ClassVar[int]
+        institution: MunicipiumInstitution
+        def __init__(self, institution: _Optional[_Union[MunicipiumInstitution, str]] = ...) -> None: ...
+    class Keep(_message.Message):
+        __slots__ = ("institution", "citizens")
+        INSTITUTION_FIELD_NUMBER: _ClassVar[int]
+        CITIZENS_FIELD_NUMBER: _ClassVar[int]
+        institution: MunicipiumInstitution
+        citizens: _containers.RepeatedScalarFieldContainer[MunicipiumCitizen]
+        def __init__(self, institution: _Optional[_Union[MunicipiumInstitution, str]] = ..., citizens: _Optional[_Iterable[_Union[MunicipiumCitizen, str]]] = ...) -> None: ...
+    class YourPowers(_message.Message):
+        __slots__ = ("institutions_left",)
+        INSTITUTIONS_LEFT_FIELD_NUMBER: _ClassVar[int]
+        institutions_left: _containers.RepeatedScalarFieldContainer[MunicipiumInstitution]
+        def __init__(self, institutions_left: _Optional[_Iterable[_Union[MunicipiumInstitution, str]]] = ...) -> None: ...
+    class AllPowers(_message.Message):
+        __slots__ = ("institutions_left",)
+        INSTITUTIONS_LEFT_FIELD_NUMBER: _ClassVar[int]
+        institutions_left: _containers.RepeatedScalarFieldContainer[MunicipiumInstitution]
+        def __init__(self, institutions_left: _Optional[_Iterable[_Union[MunicipiumInstitution, str]]] = ...) -> None: ...
+    class OnePower(_message.Message):
+        __slots__ = ("seats",)
+        SEATS_FIELD_NUMBER: _ClassVar[int]
+        seats: _containers.RepeatedScalarFieldContainer[int]
+        def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    class Power(_message.Message):
+        __slots__ = ("institution",)
+        INSTITUTION_FIELD_NUMBER: _ClassVar[int]
+        institution: MunicipiumInstitution
+        def __init__(self, institution: _Optional[_Union[MunicipiumInstitution, str]] = ...) -> None: ...
+    class ChoosePower(_message.Message):
+        __slots__ = ("institutions",)
+        INSTITUTIONS_FIELD_NUMBER: _ClassVar[int]
+        institutions: _containers.RepeatedScalarFieldContainer[MunicipiumInstitution]
+        def __init__(self, institutions: _Optional[_Iterable[_Union[MunicipiumInstitution, str]]] = ...) -> None: ...
+    class TavernFamily(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class TavernSource(_message.Message):
+        __slots__ = ("target_family",)
+        TARGET_FAMILY_FIELD_NUMBER: _ClassVar[int]
+        target_family: MunicipiumFamily
+        def __init__(self, target_family: _Optional[_Union[MunicipiumFamily, str]] = ...) -> None: ...
+    class TavernSend(_message.Message):
+        __slots__ = ("target_family", "source")
+        TARGET_FAMILY_FIELD_NUMBER: _ClassVar[int]
+        SOURCE_FIELD_NUMBER: _ClassVar[int]
+        target_family: MunicipiumFamily
+        source: MunicipiumInstitution
+        def __init__(self, target_family: _Optional[_Union[MunicipiumFamily, str]] = ..., source: _Optional[_Union[MunicipiumInstitution, str]] = ...) -> None: ...
+    class Emporium(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class Basilica(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class Forum(_message.Message):
+        __slots__ = ()
+        def __init__(self) -> None: ...
+    class Reposition(_message.Message):
+        __slots__ = ("to_reposition", "may_stop", "may_advance")
+        TO_REPOSITION_FIELD_NUMBER: _ClassVar[int]
+        MAY_STOP_FIELD_NUMBER: _ClassVar[int]
+        MAY_ADVANCE_FIELD_NUMBER: _ClassVar[int]
+        to_reposition: _containers.RepeatedCompositeFieldContainer[MunicipiumMembers]
+        may_stop: bool
+        may_advance: bool
+        def __init__(self, to_reposition: _Optional[_Iterable[_Union[MunicipiumMembers, _Mapping]]] = ..., may_stop: _Optional[bool] = ..., may_advance: _Optional[bool] = ...) -> None: ...
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FAMILY_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    END_TURN_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    CITIZEN_VISIT_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    INVITE_FIELD_NUMBER: _ClassVar[int]
+    CITIZEN_EVENT_FIELD_NUMBER: _ClassVar[int]
+    KEEP_FIELD_NUMBER: _ClassVar[int]
+    YOUR_POWERS_FIELD_NUMBER: _ClassVar[int]
+    ALL_POWERS_FIELD_NUMBER: _ClassVar[int]
+    ONE_POWER_FIELD_NUMBER: _ClassVar[int]
+    POWER_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_POWER_FIELD_NUMBER: _ClassVar[int]
+    TAVERN_FAMILY_FIELD_NUMBER: _ClassVar[int]
+    TAVERN_SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TAVERN_SEND_FIELD_NUMBER: _ClassVar[int]
+    EMPORIUM_FIELD_NUMBER: _ClassVar[int]
+    BASILICA_FIELD_NUMBER: _ClassVar[int]
+    FORUM_FIELD_NUMBER: _ClassVar[int]
+    REPOSITION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    family: MunicipiumFamily
+    setup: MunicipiumStep.Setup
+    turn: MunicipiumStep.Turn
+    end_turn: MunicipiumStep.EndTurn
+    discard: MunicipiumStep.Discard
+    citizen_visit: MunicipiumStep.CitizenVisit
+    place: MunicipiumStep.Place
+    invite: MunicipiumStep.Invite
+    citizen_event: MunicipiumStep.CitizenEvent
+    keep: MunicipiumStep.Keep
+    your_powers: MunicipiumStep.YourPowers
+    all_powers: MunicipiumStep.AllPowers
+    one_power: MunicipiumStep.OnePower
+    power: MunicipiumStep.Power
+    choose_power: MunicipiumStep.ChoosePower
+    tavern_family: MunicipiumStep.TavernFamily
+    tavern_source: MunicipiumStep.TavernSource
+    tavern_send: MunicipiumStep.TavernSend
+    emporium: MunicipiumStep.Emporium
+    basilica: MunicipiumStep.Basilica
+    forum: MunicipiumStep.Forum
+    reposition: MunicipiumStep.Reposition
+    def __init__(self, seat: _Optional[int] = ..., family: _Optional[_Union[MunicipiumFamily, str]] = ..., setup: _Optional[_Union[MunicipiumStep.Setup, _Mapping]] = ..., turn: _Optional[_Union[MunicipiumStep.Turn, _Mapping]] = ..., end_turn: _Optional[_Union[MunicipiumStep.EndTurn, _Mapping]] = ..., discard: _Optional[_Union[MunicipiumStep.Discard, _Mapping]] = ..., citizen_visit: _Optional[_Union[MunicipiumStep.CitizenVisit, _Mapping]] = ..., place: _Optional[_Union[MunicipiumStep.Place, _Mapping]] = ..., invite: _Optional[_Union[MunicipiumStep.Invite, _Mapping]] = ..., citizen_event: _Optional[_Union[MunicipiumStep.CitizenEvent, _Mapping]] = ..., keep: _Optional[_Union[MunicipiumStep.Keep, _Mapping]] = ..., your_powers: _Optional[_Union[MunicipiumStep.YourPowers, _Mapping]] = ..., all_powers: _Optional[_Union[MunicipiumStep.AllPowers, _Mapping]] = ..., one_power: _Optional[_Union[MunicipiumStep.OnePower, _Mapping]] = ..., power: _Optional[_Union[MunicipiumStep.Power, _Mapping]] = ..., choose_power: _Optional[_Union[MunicipiumStep.ChoosePower, _Mapping]] = ..., tavern_family: _Optional[_Union[MunicipiumStep.TavernFamily, _Mapping]] = ..., tavern_source: _Optional[_Union[MunicipiumStep.TavernSource, _Mapping]] = ..., tavern_send: _Optional[_Union[MunicipiumStep.TavernSend, _Mapping]] = ..., emporium: _Optional[_Union[MunicipiumStep.Emporium, _Mapping]] = ..., basilica: _Optional[_Union[MunicipiumStep.Basilica, _Mapping]] = ..., forum: _Optional[_Union[MunicipiumStep.Forum, _Mapping]] = ..., reposition: _Optional[_Union[MunicipiumStep.Reposition, _Mapping]] = ...) -> None: ...
+
+class MunicipiumMembers(_message.Message):
+    __slots__ = ("institution", "members", "distinguished")
+    INSTITUTION_FIELD_NUMBER: _ClassVar[int]
+    MEMBERS_FIELD_NUMBER: _ClassVar[int]
+    DISTINGUISHED_FIELD_NUMBER: _ClassVar[int]
+    institution: MunicipiumInstitution
+    members: int
+    distinguished: int
+    def __init__(self, institution: _Optional[_Union[MunicipiumInstitution, str]] = ..., members: _Optional[int] = ..., distinguished: _Optional[int] = ...) -> None: ...
+
 class MunicipiumObservation(_message.Message):
-    __slots__ = ("institutions", "praefect", "temple_order", "supplies", "bag_priests", "bag_militia", "bag_merchants", "bag_advocates", "favour_supply", "wreath_supply", "deck_size", "discard", "first_seat", "turn", "active_seat", "drawn_citizen", "invited_citizens")
+    __slots__ = ("institutions", "praefect", "temple_order", "supplies", "bag_priests", "bag_militia", "bag_merchants", "bag_advocates", "favour_supply", "wreath_supply", "deck_size", "discard", "first_seat", "turn", "active_seat", "drawn_citizen", "invited_citizens", "asked", "agenda")
     INSTITUTIONS_FIELD_NUMBER: _ClassVar[int]
     PRAEFECT_FIELD_NUMBER: _ClassVar[int]
     TEMPLE_ORDER_FIELD_NUMBER: _ClassVar[int]
@@ -277,6 +444,8 @@ class MunicipiumObservation(_message.Message):
     ACTIVE_SEAT_FIELD_NUMBER: _ClassVar[int]
     DRAWN_CITIZEN_FIELD_NUMBER: _ClassVar[int]
     INVITED_CITIZENS_FIELD_NUMBER: _ClassVar[int]
+    ASKED_FIELD_NUMBER: _ClassVar[int]
+    AGENDA_FIELD_NUMBER: _ClassVar[int]
     institutions: _containers.RepeatedCompositeFieldContainer[MunicipiumInstitutionView]
     praefect: MunicipiumInstitution
     temple_order: _containers.RepeatedScalarFieldContainer[MunicipiumFamily]
@@ -294,4 +463,6 @@ class MunicipiumObservation(_message.Message):
     active_seat: int
     drawn_citizen: MunicipiumCitizen
     invited_citizens: _containers.RepeatedScalarFieldContainer[MunicipiumCitizen]
-    def __init__(self, institutions: _Optional[_Iterable[_Union[MunicipiumInstitutionView, _Mapping]]] = ..., praefect: _Optional[_Union[MunicipiumInstitution, str]] = ..., temple_order: _Optional[_Iterable[_Union[MunicipiumFamily, str]]] = ..., supplies: _Optional[_Iterable[_Union[MunicipiumSupply, _Mapping]]] = ..., bag_priests: _Optional[int] = ..., bag_militia: _Optional[int] = ..., bag_merchants: _Optional[int] = ..., bag_advocates: _Optional[int] = ..., favour_supply: _Optional[int] = ..., wreath_supply: _Optional[int] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[_Union[MunicipiumCard, str]]] = ..., first_seat: _Optional[int] = ..., turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., drawn_citizen: _Optional[_Union[MunicipiumCitizen, str]] = ..., invited_citizens: _Optional[_Iterable[_Union[MunicipiumCitizen, str]]] = ...) -> None: ...
+    asked: MunicipiumStep
+    agenda: _containers.RepeatedCompositeFieldContainer[MunicipiumStep]
+    def __init__(self, institutions: _Optional[_Iterable[_Union[MunicipiumInstitutionView, _Mapping]]] = ..., praefect: _Optional[_Union[MunicipiumInstitution, str]] = ..., temple_order: _Optional[_Iterable[_Union[MunicipiumFamily, str]]] = ..., supplies: _Optional[_Iterable[_Union[MunicipiumSupply, _Mapping]]] = ..., bag_priests: _Optional[int] = ..., bag_militia: _Optional[int] = ..., bag_merchants: _Optional[int] = ..., bag_advocates: _Optional[int] = ..., favour_supply: _Optional[int] = ..., wreath_supply: _Optional[int] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[_Union[MunicipiumCard, str]]] = ..., first_seat: _Optional[int] = ..., turn: _Optional[int] = ..., active_seat: _Optional[int] = ..., drawn_citizen: _Optional[_Union[MunicipiumCitizen, str]] = ..., invited_citizens: _Optional[_Iterable[_Union[MunicipiumCitizen, str]]] = ..., asked: _Optional[_Union[MunicipiumStep, _Mapping]] = ..., agenda: _Optional[_Iterable[_Union[MunicipiumStep, _Mapping]]] = ...) -> None: ...

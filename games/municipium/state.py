@@ -29,6 +29,10 @@ from games.municipium.board import (
     next_room,
 )
 from games.municipium.decisions import canonical, vocabulary_error
+from games.municipium.pending import frames_from_public, public_steps
+
+#: What each kind of chance may produce: a citizen's colour, a common card.
+_CHANCE_OUTCOMES = {"citizen": frozenset(COLOURS), "card": frozenset(COMMON_DECK)}
 
 #: Fields copied and serialized as they are (ints, strings, flat or nested int lists).
 _FIELDS = (
@@ -155,6 +159,9 @@ class MunicipiumState(GameState):
 
     def turn_number(self) -> int:
         return self.turn
+
+    def chance_outcomes(self, kind: str) -> frozenset[str] | None:
+        return _CHANCE_OUTCOMES.get(kind)
 
     def result(self) -> Result | None:
         if not self.ended:
@@ -331,7 +338,9 @@ class MunicipiumState(GameState):
 
     # -- observation (everything but the deck order and the RNG is public) ---------------
     def observation(self, seat: int | None) -> JSON:
+        """The public position; `asked` / `agenda` are the pending steps (pending.py)."""
         n = self.num_seats
+        asked, agenda = public_steps(self)
         return {
             "game": self.game, "variant": self.variant, "options": dict(self.options),
             "seat": seat, "num_seats": n, "families": list(self.names),
@@ -344,7 +353,7 @@ class MunicipiumState(GameState):
             "bag": dict(zip(COLOURS, self.bag, strict=True)),
             "favour_supply": self.favour_supply, "wreath_supply": self.wreath_supply,
             "deck_size": len(self.deck), "discard": list(self.discard),
-            "frames": _copy_frames(self.frames),
+            "asked": asked, "agenda": agenda,
             "result": self._rank(self.ended).to_json() if self.ended else None,
         }
 
@@ -411,7 +420,7 @@ class MunicipiumState(GameState):
         st.bag = [obs["bag"][c] for c in COLOURS]
         st.favour_supply, st.wreath_supply = obs["favour_supply"], obs["wreath_supply"]
         st.discard = list(obs["discard"])
-        st.frames = _copy_frames(obs["frames"])
+        st.frames = frames_from_public(obs["asked"], obs["agenda"], st.names)
         st.placed = sum(map(sum, st.plain)) if not st.turn else 7 * st.num_seats
         st.rng = Rng(derive_seed(seed, "from-observation"))
         in_play = st.discard + [f["card"] for f in st.frames if f["k"] == "discard"]
@@ -486,7 +495,3 @@ def _deep_copy(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _deep_copy(v) for k, v in value.items()}
     return value
-
-
-def _copy_frames(frames: list[JSON]) -> list[JSON]:
-    return [{k: _deep_copy(v) for k, v in f.items()} for f in frames]

@@ -325,16 +325,125 @@ def _supply(view: JSON) -> mpb.MunicipiumSupply:
     )
 
 
-def _top_frame(frames: list[JSON], kind: str) -> JSON | None:
-    """The topmost pending rule step of a kind (the engine's frames carry it as `k`)."""
-    return next((frame for frame in reversed(frames) if frame.get("k") == kind), None)
+def _steps(observation: JSON) -> list[JSON]:
+    """The pending steps, the question asked now first, then the agenda (next first)."""
+    asked = observation.get("asked")
+    return ([] if asked is None else [asked]) + list(observation.get("agenda") or [])
+
+
+def _first_step(steps: list[JSON], name: str) -> JSON | None:
+    """The first of the pending steps of a kind, in the order they come."""
+    return next((step for step in steps if step["step"] == name), None)
+
+
+_StepFiller = Callable[[JSON, Any], None]
+
+
+def _fill_turn(view: JSON, out: mpb.MunicipiumStep.Turn) -> None:
+    out.moves_made = view["moves_made"]
+    last = view["last_moved"]
+    if last is not None:
+        out.last_moved.member.institution = _INSTITUTION[last["from"]]
+        out.last_moved.member.distinguished = last["distinguished"]
+        out.last_moved.to = _INSTITUTION[last["to"]]
+
+
+def _fill_card(view: JSON, out: mpb.MunicipiumStep.Discard) -> None:
+    out.card = _CARD[view["card"]]
+
+
+def _fill_seats(view: JSON, out: Any) -> None:
+    out.seats.extend(view["seats"])
+
+
+def _fill_place(view: JSON, out: mpb.MunicipiumStep.Place) -> None:
+    out.citizen = _CITIZEN[view["citizen"]]
+    because = view["because"]
+    if because in _CARD:
+        out.card = _CARD[because]
+    else:
+        out.institution = _INSTITUTION[because]
+
+
+def _fill_citizens(view: JSON, out: mpb.MunicipiumStep.Invite) -> None:
+    out.citizens.extend(_CITIZEN[word] for word in view["citizens"])
+
+
+def _fill_institution(view: JSON, out: Any) -> None:
+    out.institution = _INSTITUTION[view["institution"]]
+
+
+def _fill_keep(view: JSON, out: mpb.MunicipiumStep.Keep) -> None:
+    _fill_institution(view, out)
+    out.citizens.extend(_CITIZEN[word] for word in view["citizens"])
+
+
+def _fill_powers_left(view: JSON, out: Any) -> None:
+    out.institutions_left.extend(_INSTITUTION[word] for word in view["institutions_left"])
+
+
+def _fill_held_powers(view: JSON, out: mpb.MunicipiumStep.ChoosePower) -> None:
+    out.institutions.extend(_INSTITUTION[word] for word in view["institutions"])
+
+
+def _fill_tavern_source(view: JSON, out: Any) -> None:
+    out.target_family = _FAMILY[view["target_family"]]
+
+
+def _fill_tavern_send(view: JSON, out: mpb.MunicipiumStep.TavernSend) -> None:
+    _fill_tavern_source(view, out)
+    out.source = _INSTITUTION[view["source"]]
+
+
+def _fill_reposition(view: JSON, out: mpb.MunicipiumStep.Reposition) -> None:
+    out.to_reposition.extend(
+        mpb.MunicipiumMembers(institution=_INSTITUTION[name], members=plain,
+                              distinguished=wreathed)
+        for name, (plain, wreathed) in view["to_reposition"].items())
+    out.may_stop, out.may_advance = view["may_stop"], view["may_advance"]
+
+
+#: MunicipiumStep case -> how a JSON step of that name fills it (the cases without fields
+#: are absent).
+_STEP_FILLERS: dict[str, _StepFiller] = {
+    "turn": _fill_turn,
+    "discard": _fill_card,
+    "citizen_visit": _fill_seats,
+    "place": _fill_place,
+    "invite": _fill_citizens,
+    "citizen_event": _fill_institution,
+    "keep": _fill_keep,
+    "your_powers": _fill_powers_left,
+    "all_powers": _fill_powers_left,
+    "one_power": _fill_seats,
+    "power": _fill_institution,
+    "choose_power": _fill_held_powers,
+    "tavern_source": _fill_tavern_source,
+    "tavern_send": _fill_tavern_send,
+    "reposition": _fill_reposition,
+}
+
+
+def encode_step(view: JSON) -> mpb.MunicipiumStep:
+    """The typed MunicipiumStep of one step of the observation's `asked` or `agenda`."""
+    message = mpb.MunicipiumStep()
+    if "seat" in view:
+        message.seat = view["seat"]
+        message.family = _FAMILY[view["family"]]
+    kind = view["step"].replace("-", "_")
+    case = getattr(message, kind)
+    case.SetInParent()
+    filler = _STEP_FILLERS.get(kind)
+    if filler is not None:
+        filler(view, case)
+    return message
 
 
 def encode_observation(observation: JSON, out: pb.Observation) -> None:
     """Fill the Municipium case of `out` from the engine's observation JSON."""
-    frames = observation.get("frames") or []
-    drawn = _top_frame(frames, "place")
-    invited = _top_frame(frames, "invite")
+    steps = _steps(observation)
+    drawn = _first_step(steps, "place")
+    invited = _first_step(steps, "invite")
     bag = observation["bag"]
     typed = mpb.MunicipiumObservation(
         institutions=[_institution_view(view) for view in observation["institutions"]],
@@ -350,11 +459,14 @@ def encode_observation(observation: JSON, out: pb.Observation) -> None:
         first_seat=observation["first"],
         turn=observation["turn"],
         active_seat=observation["active"],
-        drawn_citizen=(_CITIZEN[COLOURS[drawn["colour"]]] if drawn is not None
+        drawn_citizen=(_CITIZEN[drawn["citizen"]] if drawn is not None
                        else mpb.MUNICIPIUM_CITIZEN_UNSPECIFIED),
-        invited_citizens=([_CITIZEN[COLOURS[c]] for c in invited["colours"]]
+        invited_citizens=([_CITIZEN[word] for word in invited["citizens"]]
                           if invited is not None else []),
+        agenda=[encode_step(step) for step in observation.get("agenda") or []],
     )
+    if observation.get("asked") is not None:
+        typed.asked.CopyFrom(encode_step(observation["asked"]))
     out.municipium.CopyFrom(typed)
 
 

@@ -36,11 +36,23 @@ CONFIGS = [(variant, seats, seed)
 KINDS = [f.name for f in mpb.MunicipiumDecision.DESCRIPTOR.oneofs_by_name["kind"].fields]
 
 
+#: A position met in a playthrough: the observation (as stored JSON), the citizen drawn and
+#: waiting to be placed and the invited citizens still to place, read from the engine.
+Position = tuple[Any, str | None, list[str] | None]
+
+
+def drawn_and_invited(state: MunicipiumState) -> tuple[str | None, list[str] | None]:
+    """From the engine's own frames: the citizen to place now, the invitation pending."""
+    top = state.frames[-1] if state.frames else {}
+    drawn = COLOURS[top["colour"]] if top.get("k") == "place" else None
+    invites = [f["colours"] for f in state.frames if f["k"] == "invite"]
+    return drawn, [COLOURS[c] for c in invites[-1]] if invites else None
+
+
 @cache
 def playthrough(variant: str, seats: int, seed: int) -> tuple[tuple[Decision, ...],
-                                                              tuple[tuple[Any, bool, bool], ...]]:
-    """A random game: every distinct legal decision met, and at each step the observation
-    (as stored JSON) with whether a drawn citizen is on top and an invitation is pending."""
+                                                              tuple[Position, ...]]:
+    """A random game: every distinct legal decision met, and every position."""
     state = new_game(GAME, variant, seats, seed=seed)
     assert isinstance(state, MunicipiumState)
     rng = random.Random(seed)
@@ -49,8 +61,7 @@ def playthrough(variant: str, seats: int, seed: int) -> tuple[tuple[Decision, ..
     while True:
         viewer = rng.choice([None, *range(seats)])
         observation = json.loads(json.dumps(state.observation(viewer)))
-        positions.append((observation, bool(state.frames) and state.frames[-1]["k"] == "place",
-                          any(f["k"] == "invite" for f in state.frames)))
+        positions.append((observation, *drawn_and_invited(state)))
         if state.is_over:
             break
         seat = state.to_move()[0]
@@ -344,7 +355,7 @@ def card_word(number: int) -> str:
 @pytest.mark.parametrize(("variant", "seats", "seed"), CONFIGS)
 def test_observations_match_the_engines_json(variant: str, seats: int, seed: int) -> None:
     _, positions = playthrough(variant, seats, seed)
-    for observation, placing, inviting in positions:
+    for observation, drawn, invited in positions:
         message = observation_to_proto(GAME, observation)
         assert pb.Observation.FromString(message.SerializeToString()) == message
         typed = message.municipium
@@ -380,19 +391,72 @@ def test_observations_match_the_engines_json(variant: str, seats: int, seed: int
             observation["favour_supply"], observation["wreath_supply"], observation["deck_size"])
         assert (typed.first_seat, typed.turn, typed.active_seat) == (
             observation["first"], observation["turn"], observation["active"])
-        frames = observation["frames"]
-        if placing:
-            assert typed.drawn_citizen == frames[-1]["colour"] + 1
-        if not any(f["k"] == "place" for f in frames):
-            assert typed.drawn_citizen == mpb.MUNICIPIUM_CITIZEN_UNSPECIFIED
-        invites = [f["colours"] for f in frames if f["k"] == "invite"]
-        assert [c - 1 for c in typed.invited_citizens] == (invites[-1] if inviting else [])
+        asked = observation["asked"]
+        assert (asked["citizen"] if asked and asked["step"] == "place" else None) == drawn
+        assert (citizen_word(typed.drawn_citizen) if typed.drawn_citizen else None) == drawn
+        assert [citizen_word(c) for c in typed.invited_citizens] == (invited or [])
+        assert typed.HasField("asked") == (asked is not None)
+        if asked is not None:
+            assert typed_step_as_json(typed.asked) == asked
+        assert [typed_step_as_json(step) for step in typed.agenda] == observation["agenda"]
 
 
-def test_the_playthroughs_meet_drawn_and_invited_citizens() -> None:
+def typed_step_as_json(message: mpb.MunicipiumStep) -> dict[str, Any]:
+    """A typed step written back as the observation JSON's step, read from the contract:
+    the case name is the step's, each field of the case the JSON field of that name."""
+    kind = message.WhichOneof("step")
+    assert kind is not None
+    step: dict[str, Any] = {"step": kind.replace("_", "-")}
+    if message.HasField("seat"):
+        step.update(seat=message.seat, family=family_word(message.family))
+    else:
+        assert message.family == mpb.MUNICIPIUM_FAMILY_UNSPECIFIED
+    case = getattr(message, kind)
+    for field in case.DESCRIPTOR.fields:
+        value = getattr(case, field.name)
+        if field.containing_oneof is not None:
+            if case.WhichOneof(field.containing_oneof.name) == field.name:
+                step[field.containing_oneof.name] = field_word(field, value)
+        elif field.name == "last_moved":
+            step[field.name] = {"from": institution_word(value.member.institution),
+                                "to": institution_word(value.to),
+                                "distinguished": value.member.distinguished,
+                                } if case.HasField(field.name) else None
+        elif field.name == "to_reposition":
+            step[field.name] = {institution_word(m.institution): [m.members, m.distinguished]
+                                for m in value}
+        elif field.is_repeated:
+            step[field.name] = [field_word(field, v) for v in value]
+        else:
+            step[field.name] = field_word(field, value)
+    return step
+
+
+def field_word(field: Any, value: Any) -> Any:
+    """An enum number as its engine word; any other value as it is."""
+    if field.type != field.TYPE_ENUM:
+        return value
+    words = {"MunicipiumCitizen": citizen_word, "MunicipiumFamily": family_word,
+             "MunicipiumInstitution": institution_word, "MunicipiumCard": card_word}
+    return words[field.enum_type.name](value)
+
+
+def institution_word(number: int) -> str:
+    return enum_word(mpb.MunicipiumInstitution, "MUNICIPIUM_INSTITUTION_", number)
+
+
+def test_the_playthroughs_meet_drawn_and_invited_citizens_and_every_step() -> None:
     positions = [p for config in CONFIGS for p in playthrough(*config)[1]]
-    assert sum(placing for _, placing, _ in positions) > 10
-    assert sum(inviting for _, _, inviting in positions) > 3
+    assert sum(drawn is not None for _, drawn, _ in positions) > 10
+    assert sum(invited is not None for _, _, invited in positions) > 3
+    met = {step["step"] for observation, _, _ in positions
+           for step in [observation["asked"] or {"step": "none"}, *observation["agenda"]]}
+    cases = {f.name.replace("_", "-") for f in mpb.MunicipiumStep.DESCRIPTOR.oneofs_by_name[
+        "step"].fields}
+    # a Citizen event is automatic and resolved before anyone is asked: never seen pending
+    assert met - {"none"} == cases - {"citizen-event"}
+    event = {"step": "citizen-event", "institution": "forum"}
+    assert typed_step_as_json(codec.encode_step(event)) == event
 
 
 def test_a_game_without_typed_messages_gets_an_empty_typed_observation() -> None:
