@@ -1,52 +1,191 @@
-"""Golden playthroughs: pin every decision, what a spectator sees, and the state bytes.
+"""Golden playthroughs: readable transcripts of a few fixed games, compared line by line.
 
-A rules change that alters any game shows up here as a diff. When the change is
-intended, regenerate with `CURIA_REGENERATE_GOLDEN=1 python3 -m pytest tests/test_golden.py`
-and review the diff.
+Each file in tests/golden/ is the transcript of one game (as OpenSpiel's playthrough
+files are): a header (game, variant, seats, options, seed), then the start and every
+step: the decision (``seat N: notation``), the events it caused with who may see each,
+who must decide next with their legal decisions, and what the spectator and each seat
+observe (one line of compact, key-sorted JSON per viewer; a seat that sees exactly what
+the spectator sees, apart from its `seat` field, is written ``same as spectator``). The
+decisions are chosen by `games.core.Rng(seed)`: a seat of `to_move()`, then one of its
+legal decisions, so a transcript depends on nothing but the rules.
+
+A rules or observation change that alters any of these games shows up here as a failed
+test naming the first differing line, and in review as a readable diff of the files.
+When the change is intended, regenerate every transcript and review the diff:
+
+    CURIA_REGENERATE_GOLDEN=1 python3 -m pytest -q tests/test_golden.py
+
+(regeneration rewrites the files of `CASES` and deletes transcripts no case produces;
+add a case to `CASES` to pin another game).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
-from games import new_game
-from games.core import Rng, notation
+import games
+from games import Event, GameState, new_game
+from games.core import JSON, Rng, notation
+
+games.load_plugins("tests.plugins.guess")
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [("municipium", "classic", 3, 7), ("municipium", "revised", 2, 8),
-         ("municipium", "revised", 4, 9), ("municipium", "classic", 5, 10)]
+REGENERATE = "CURIA_REGENERATE_GOLDEN"
 
 
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:16]
+class Case(NamedTuple):
+    game: str
+    variant: str
+    seats: int
+    seed: int
+    options: JSON
+
+    @property
+    def path(self) -> Path:
+        return GOLDEN / f"{self.game}-{self.variant}-{self.seats}-seed{self.seed}.txt"
 
 
-def transcript(game: str, variant: str, seats: int, seed: int) -> str:
-    """One line per decision: seat, decision, spectator-view digest, state digest."""
-    state = new_game(game, variant, seats, seed=seed)
-    chooser = Rng(seed)
-    lines = [f"# {game} {variant} seats={seats} seed={seed}"]
+#: Short games (Municipium: six turns after the setup) keep each file reviewable.
+SHORT = {"max_turns": 6}
+CASES = [
+    Case("municipium", "classic", 3, 7, SHORT),
+    Case("municipium", "revised", 2, 8, SHORT),
+    Case("municipium", "revised", 4, 9, SHORT),
+    Case("municipium", "classic", 5, 10, SHORT),
+    Case("guess", "standard", 2, 1, {}),
+]
+
+
+def compact(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def seen_by(event: Event) -> str:
+    if event.seats is None:
+        return "everyone"
+    return "seat " + ", ".join(map(str, event.seats)) + " only"
+
+
+def describe(state: GameState, events: list[Event]) -> list[str]:
+    """The events of a transition, who moves next, and what every viewer sees."""
+    lines = [f"event {event.kind} {compact(event.data)} -- seen by {seen_by(event)}"
+             for event in events]
+    movers = state.to_move()
+    lines.append(f"to move: {', '.join(map(str, movers)) or 'nobody'} "
+                 f"({state.describe_pending()})")
+    for seat in movers:
+        legal = ", ".join(notation(d) for d in state.legal_decisions(seat))
+        lines.append(f"legal for seat {seat}: {legal}")
+    spectator = state.observation(None)
+    public = {k: v for k, v in spectator.items() if k != "seat"}
+    lines.append(f"spectator: {compact(spectator)}")
+    for seat in range(state.num_seats):
+        view = state.observation(seat)
+        same = {k: v for k, v in view.items() if k != "seat"} == public
+        lines.append(f"seat {seat}: {'same as spectator' if same else compact(view)}")
+    return lines
+
+
+def transcript(case: Case) -> str:
+    """The whole playthrough of `case` as text."""
+    state = new_game(case.game, case.variant, case.seats, case.options, case.seed)
+    chooser = Rng(case.seed)
+    lines = [
+        "# Curia golden playthrough (tests/test_golden.py); regenerate with",
+        f"#   {REGENERATE}=1 python3 -m pytest -q tests/test_golden.py",
+        f"game: {case.game}",
+        f"variant: {case.variant}",
+        f"seats: {case.seats}",
+        f"options: {compact(state.options)}",
+        f"seed: {case.seed}",
+        "",
+        "== start",
+        *describe(state, state.events),
+    ]
+    step = 0
     while not state.is_over:
-        seat = state.to_move()[0]
+        step += 1
+        movers = state.to_move()
+        seat = movers[chooser.below(len(movers))]
         legal = state.legal_decisions(seat)
         decision = legal[chooser.below(len(legal))]
-        state.apply(seat, decision)
-        view = json.dumps(state.observation(None), sort_keys=True).encode()
-        lines.append(f"{seat} {notation(decision)} | {digest(view)} {digest(state.to_bytes())}")
-    lines.append(f"# result {json.dumps(state.result().to_json(), sort_keys=True)}")  # type: ignore[union-attr]
+        events = state.apply(seat, decision)
+        lines += ["", f"== step {step}", f"seat {seat}: {notation(decision)}",
+                  *describe(state, events)]
+    result = state.result()
+    assert result is not None
+    lines += ["", "== end", f"result: {compact(result.to_json())}"]
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize(("game", "variant", "seats", "seed"), CASES)
-def test_golden_playthrough(game: str, variant: str, seats: int, seed: int) -> None:
-    path = GOLDEN / f"{game}-{variant}-{seats}-seed{seed}.txt"
-    actual = transcript(game, variant, seats, seed)
-    if os.environ.get("CURIA_REGENERATE_GOLDEN"):
-        path.write_text(actual)
-    expected = path.read_text()
-    assert actual == expected, f"{path.name} changed; see the module docstring"
+def first_difference(expected: str, actual: str) -> str | None:
+    """Where two transcripts first differ, for a reviewer: line number and both lines
+    (for an observation, the keys that differ)."""
+    old, new = expected.splitlines(), actual.splitlines()
+    for number, (a, b) in enumerate(zip(old, new, strict=False), 1):
+        if a != b:
+            column = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                          min(len(a), len(b)))
+            return (f"line {number}, column {column + 1}:\n  expected: {clip(a, column)}\n"
+                    f"  actual:   {clip(b, column)}{keys(a, b)}")
+    if len(old) != len(new):
+        number = min(len(old), len(new)) + 1
+        extra = "expected" if len(old) > len(new) else "actual"
+        line = (old if len(old) > len(new) else new)[number - 1]
+        return f"line {number}: only the {extra} transcript goes on: {clip(line)}"
+    return None
+
+
+def clip(line: str, column: int = 0, before: int = 100, after: int = 160) -> str:
+    """The part of a long line around `column`."""
+    start = max(0, column - before)
+    end = column + after
+    return ("… " if start else "") + line[start:end] + (" …" if end < len(line) else "")
+
+
+def keys(a: str, b: str) -> str:
+    """For two observation lines, the top-level keys whose values differ."""
+    try:
+        before = json.loads(a.split(": ", 1)[1])
+        after = json.loads(b.split(": ", 1)[1])
+    except (IndexError, ValueError):
+        return ""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return ""
+    differ = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    return f"\n  differing keys: {', '.join(differ)}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.path.stem for case in CASES])
+def test_golden_playthrough(case: Case) -> None:
+    actual = transcript(case)
+    if os.environ.get(REGENERATE):
+        case.path.write_text(actual)
+    assert case.path.exists(), f"{case.path.name} is missing: run {REGENERATE}=1 (docstring)"
+    difference = first_difference(case.path.read_text(), actual)
+    if difference is not None:
+        pytest.fail(f"{case.path.name} changed at {difference}\nIf intended, regenerate with "
+                    f"{REGENERATE}=1 python3 -m pytest -q tests/test_golden.py and review "
+                    f"the diff.", pytrace=False)
+
+
+def test_every_golden_file_has_a_case() -> None:
+    """No stale transcript lingers after a case is renamed or dropped."""
+    expected = {case.path.name for case in CASES}
+    stale = sorted(p.name for p in GOLDEN.glob("*.txt") if p.name not in expected)
+    if os.environ.get(REGENERATE):
+        for name in stale:
+            (GOLDEN / name).unlink()
+        stale = []
+    assert not stale, f"golden files without a case (delete them or regenerate): {stale}"
+
+
+def test_transcripts_are_reviewable() -> None:
+    """Each transcript stays short enough to review."""
+    for case in CASES:
+        assert len(transcript(case).splitlines()) < 3000, case.path.name

@@ -69,7 +69,7 @@ def test_the_game_is_registered_from_its_own_module_only() -> None:
 # Through a real `curia serve`
 # ---------------------------------------------------------------------------------------
 @pytest.fixture
-def served(redis_url: str, plugin_env: dict[str, str]) -> Iterator[CuriaClient]:
+def served(redis_url: str, plugin_env: dict[str, str]) -> Iterator[CuriaClient]:  # noqa: F811
     process = ServiceProcess(redis_url)
     try:
         with CuriaClient(process.address) as client:
