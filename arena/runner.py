@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any
 
 import grpc
 from google.protobuf.json_format import MessageToDict
@@ -35,30 +35,15 @@ from arena.ratings import GameOutcome, head_to_head, sprt
 from arena.schedule import ScheduledGame, gauntlet, round_robin, sprt_games
 from curia.v1 import game_service_pb2 as pb
 from games.core import derive_seed
-from service.client import CuriaClient
+from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 
 FINISHED = pb.GAME_STATUS_FINISHED
 POLL_SECONDS = 0.05
-#: Statuses of a server (or its Redis) away for a moment: the arena's calls retry them...
-TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
-#: ... for at most this many seconds in a row, then the tournament fails loudly.
+#: A server or Redis away for a moment is waited out for at most this many seconds in a
+#: row, then the tournament fails loudly.
 RETRY_SECONDS = 60.0
-T = TypeVar("T")
-
-
-def retrying(call: Callable[[], T], seconds: float = RETRY_SECONDS) -> T:
-    """`call()`, retried with a growing pause (at most 1 s) while it fails with a
-    transient status, for at most `seconds`; any other failure is raised at once."""
-    deadline = time.monotonic() + seconds
-    pause = 0.05
-    while True:
-        try:
-            return call()
-        except grpc.RpcError as error:
-            if error.code() not in TRANSIENT or time.monotonic() + pause > deadline:
-                raise
-        time.sleep(pause)
-        pause = min(1.0, pause * 2)
+#: The arena's calls: transient failures retried (`service.retry`) for RETRY_SECONDS.
+ARENA_RETRIES = RetryPolicy(codes=TRANSIENT, retries=None, seconds=RETRY_SECONDS)
 
 
 def apply_limits(pid: int, limits: Limits) -> None:
@@ -242,11 +227,11 @@ class Tournament:
     # -- one game ---------------------------------------------------------------------
     def play(self, game: ScheduledGame) -> GameOutcome:
         c = self.config
-        with CuriaClient(self.server) as client:
-            created = retrying(lambda: client.create_game(  # a retry may orphan a game
+        with RetryingClient.to(self.server, ARENA_RETRIES) as client:
+            created = client.create_game(  # a retry may orphan a game
                 c.game, c.variant, c.seats, options=dict(c.options), seed=game.seed,
                 decision_ms=c.decision_ms, bank_ms=c.bank_ms, on_timeout="forfeit",
-                forfeit_on_illegal=True))
+                forfeit_on_illegal=True)
             tokens = {cred.seat: cred.token for cred in created.seats}
             bots = [self._launch(game, created.game_id, seat, name, tokens[seat])
                     for seat, name in enumerate(game.seating)]
@@ -255,7 +240,7 @@ class Tournament:
             finally:
                 for bot in bots:
                     bot.stop()
-            record = retrying(lambda: client.record(created.game_id))
+            record = client.record(created.game_id)
         self._save_record(game, record)
         return outcome_of(game, record, final)
 
@@ -266,12 +251,12 @@ class Tournament:
                                 seat=seat, token=token,
                                 seed=derive_seed(game.seed, "bot", name, seat), log_path=log)
 
-    def _follow(self, client: CuriaClient, game_id: str, bots: list[BotProcess],
+    def _follow(self, client: RetryingClient, game_id: str, bots: list[BotProcess],
                 tokens: dict[int, str]) -> pb.View:
         """Watch until the game ends; resign seats whose process died or ran too long."""
         deadline = time.monotonic() + self.config.game_timeout_s
         resigned: set[int] = set()
-        while (view := retrying(lambda: client.view(game_id))).status != FINISHED:
+        while (view := client.view(game_id)).status != FINISHED:
             for seat, bot in enumerate(bots):
                 code = bot.exit_code()
                 if code is not None and seat not in resigned:
@@ -286,10 +271,10 @@ class Tournament:
         return view
 
     @staticmethod
-    def _resign(client: CuriaClient, game_id: str, token: str, view: pb.View,
+    def _resign(client: RetryingClient, game_id: str, token: str, view: pb.View,
                 reason: str) -> None:
         with contextlib.suppress(grpc.RpcError):  # the game may have ended meanwhile
-            retrying(lambda: client.resign(game_id, token, reason))
+            client.resign(game_id, token, reason)
 
     def _save_record(self, game: ScheduledGame, record: pb.GameRecord) -> None:
         path = self.output / "games" / f"{game.index:05d}.json"

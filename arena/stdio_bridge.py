@@ -48,12 +48,13 @@ import grpc
 
 from bots.grpc_player import (
     SeatConnection,
-    StreamEnded,
     add_launch_arguments,
     check_launch_arguments,
+    describe_result,
     wait_for_start,
 )
 from curia.v1 import game_service_pb2 as pb
+from service.retry import StreamInterrupted, describe_error
 
 log = logging.getLogger("curia.stdio_bridge")
 
@@ -237,7 +238,7 @@ class Bridge:
                 bot.kill()
 
     def _play(self, bot: BotProcess, connection: SeatConnection) -> int:
-        start = wait_for_start(connection)
+        start = wait_for_start(connection, connection.view())
         threading.Thread(target=self._watch, args=(start.version,), daemon=True,
                          name="watch").start()
         while True:
@@ -259,10 +260,8 @@ class Bridge:
             with SeatConnection(self.server, self.game_id, self.token) as connection:
                 for view in connection.follow(after_version):
                     self.events.put(("view", view))
-        except (grpc.RpcError, StreamEnded) as error:
-            details = (f"{error.code().name}: {error.details()}"
-                       if isinstance(error, grpc.RpcError) else str(error))
-            self.events.put(("error", details))
+        except (grpc.RpcError, StreamInterrupted) as error:
+            self.events.put(("error", describe_error(error)))
 
     def _on_view(self, bot: BotProcess, view: pb.View) -> bool:
         """Ask the bot when the seat must decide; True once the game is over."""
@@ -301,12 +300,11 @@ class Bridge:
             return
         request_id = f"{self.seat}-{version}-{self.reasks[version]}"
         try:
-            response = connection.call(lambda client: client.submit(
-                self.game_id, self.token, version, text, request_id=request_id))
+            response = connection.submit(version, text, request_id=request_id)
         except grpc.RpcError as error:
             code = error.code()
-            log.warning("%.80r at version %d refused (%s: %s)", text, version, code.name,
-                        error.details())
+            log.warning("%.80r at version %d refused (%s)", text, version,
+                        describe_error(error))
             if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION):
                 self._maybe_reask(bot, connection, version, error.details() or code.name)
             elif code not in (grpc.StatusCode.ABORTED,):
@@ -331,11 +329,7 @@ class Bridge:
         code = bot.wait(self.grace)
         if code is None:
             log.warning("the bot did not exit %.1f s after the end: killed", self.grace)
-        for score in self.view.result.scores:
-            if score.seat == self.seat:
-                lost = f", forfeited ({score.forfeit_reason})" if score.forfeited else ""
-                log.info("game over (%s): seat %d ranked %d%s", self.view.result.reason,
-                         self.seat, score.rank, lost)
+        log.info("%s", describe_result(self.view, self.seat))
         return 0
 
     def _bot_left(self, bot: BotProcess, connection: SeatConnection) -> int:
@@ -347,9 +341,9 @@ class Bridge:
 
     def _resign(self, connection: SeatConnection, reason: str) -> None:
         try:
-            connection.call(lambda client: client.resign(self.game_id, self.token, reason))
+            connection.resign(reason)
         except grpc.RpcError as error:
-            log.warning("resignation refused (%s: %s)", error.code().name, error.details())
+            log.warning("resignation refused (%s)", describe_error(error))
 
 
 # ---------------------------------------------------------------------------------------
@@ -394,10 +388,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return Bridge(args.server, args.game_id, args.seat, args.token, args.command,
                       args.grace).run()
-    except (grpc.RpcError, StreamEnded) as error:
-        details = (f"{error.code().name}: {error.details()}"
-                   if isinstance(error, grpc.RpcError) else str(error))
-        log.error("giving up: %s", details)
+    except (grpc.RpcError, StreamInterrupted) as error:
+        log.error("giving up: %s", describe_error(error))
         return 1
 
 

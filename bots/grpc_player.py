@@ -9,8 +9,8 @@ version (so a retry after a lost answer is applied at most once). It is robust t
 * stale views (`ABORTED`): the stream brings the newer view, and views older than a
   version already known are never decided on;
 * a server restart or a dropped connection: the channel is rebuilt and WatchGame resumes
-  from the last version seen, with bounded retries; a decision whose answer was lost is
-  resubmitted unchanged, under the same request id;
+  after the last version seen, with bounded retries (`service.retry`); a decision whose
+  answer was lost is resubmitted unchanged, under the same request id;
 * a game still waiting for open seats (the stream says nothing when it starts: polled);
 * its own forfeit (illegal decision, timeout, resignation): it stops deciding and
   follows the game to its end.
@@ -21,7 +21,8 @@ As a program it is the gRPC side of the arena's bot process protocol (docs/bots.
         --server HOST:PORT --game-id ID --seat N
 
 The seat token is read from the environment only (never from the command line, where
-other processes could read it). Exit status 0 once the game is over.
+other processes could read it). The bot is made once the game is known: a bot that does
+not play it is refused (exit status 1). Exit status 0 once the game is over.
 """
 
 from __future__ import annotations
@@ -32,8 +33,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
-from typing import TypeVar
+from collections.abc import Iterator
 
 import grpc
 
@@ -41,42 +41,35 @@ from bots import BOT_NAMES, Bot, make_bot
 from curia.v1 import game_service_pb2 as pb
 from games import from_observation
 from games.core import derive_seed, notation
-from service.client import CuriaClient
+from service.retry import (
+    DISCONNECTED,
+    RetryingClient,
+    RetryPolicy,
+    StreamInterrupted,
+    describe_error,
+)
 
 log = logging.getLogger("curia.bots")
 
 FINISHED = pb.GAME_STATUS_FINISHED
 WAITING = pb.GAME_STATUS_WAITING_FOR_SEATS
 
-#: Failures worth a reconnect and a retry: the server (or the network) went away.
-TRANSIENT = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
-                       grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL,
-                       grpc.StatusCode.UNKNOWN})
+#: A seat rides out a server restart: a dropped connection is retried (`service.retry`)
+#: up to 30 times in a row, on a fresh channel, pausing 0.1 s, 0.2 s, ... up to 1 s.
+SEAT_RETRIES = RetryPolicy(codes=DISCONNECTED, retries=30, pause=0.1, max_pause=1.0)
 #: Refusals of a decision that leave the game as it was: the stream goes on.
 REFUSED = frozenset({grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION,
                      grpc.StatusCode.INVALID_ARGUMENT})
 
-T = TypeVar("T")
-
-
-class StreamEnded(Exception):
-    """The WatchGame stream closed before the game was over."""
-
 
 class SeatConnection:
-    """A seat's connection to the server, rebuilt after transient failures.
+    """One seat's calls to a server: its view, its stream, its decisions and resignation,
+    each retried after transient failures on a rebuilt channel (`SEAT_RETRIES`)."""
 
-    Every call is retried up to `retries` times in a row (with a growing pause, at most
-    `max_pause` seconds) when it fails with a transient status; any answer resets the
-    count. Other errors (NOT_FOUND, UNAUTHENTICATED, ...) are raised at once.
-    """
-
-    def __init__(self, target: str, game_id: str, token: str, *, retries: int = 30,
-                 pause: float = 0.1, max_pause: float = 1.0) -> None:
-        self.target, self.game_id, self.token = target, game_id, token
-        self.retries, self.pause, self.max_pause = retries, pause, max_pause
-        self.client = CuriaClient(target)
-        self.failures = 0
+    def __init__(self, target: str, game_id: str, token: str,
+                 policy: RetryPolicy = SEAT_RETRIES) -> None:
+        self.game_id, self.token = game_id, token
+        self.client = RetryingClient.to(target, policy)
 
     def close(self) -> None:
         self.client.close()
@@ -87,57 +80,26 @@ class SeatConnection:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _failed(self, error: grpc.RpcError | StreamEnded) -> None:
-        """Count a failure: raise it if fatal or one too many, else wait and reconnect."""
-        if isinstance(error, grpc.RpcError) and error.code() not in TRANSIENT:
-            raise error
-        self.failures += 1
-        if self.failures > self.retries:
-            raise error
-        why = (f"{error.code().name}: {error.details()}" if isinstance(error, grpc.RpcError)
-               else str(error))
-        log.warning("connection to %s lost (%s); retry %d/%d", self.target, why,
-                    self.failures, self.retries)
-        time.sleep(min(self.max_pause, self.pause * self.failures))
-        self.client.close()
-        self.client = CuriaClient(self.target)
-
-    def call(self, method: Callable[[CuriaClient], T]) -> T:
-        """One unary call, retried after transient failures."""
-        while True:
-            try:
-                answer = method(self.client)
-            except grpc.RpcError as error:
-                self._failed(error)
-                continue
-            self.failures = 0
-            return answer
-
     def view(self) -> pb.View:
-        return self.call(lambda client: client.view(self.game_id, self.token))
+        return self.client.view(self.game_id, self.token)
 
     def follow(self, after_version: int) -> Iterator[pb.View]:
-        """The seat's views from `after_version` on, until the game is over. After a
-        reconnect the stream resumes at the last version seen (sent again)."""
-        version = after_version
-        while True:
-            try:
-                for update in self.client.watch(self.game_id, self.token, version):
-                    self.failures = 0
-                    version = update.version
-                    yield update.view
-                    if update.view.status == FINISHED:
-                        return
-                self._failed(StreamEnded(f"the stream of game {self.game_id} ended at "
-                                         f"version {version} before the game was over"))
-            except grpc.RpcError as error:
-                self._failed(error)
+        """The seat's views from `after_version` on, each version once, until the game is
+        over (a dropped stream resumes after the last version seen)."""
+        for update in self.client.watch(self.game_id, self.token, after_version):
+            yield update.view
+
+    def submit(self, version: int, text: str, request_id: str) -> pb.SubmitDecisionResponse:
+        return self.client.submit(self.game_id, self.token, version, text,
+                                  request_id=request_id)
+
+    def resign(self, reason: str) -> pb.ResignSeatResponse:
+        return self.client.resign(self.game_id, self.token, reason)
 
 
-def wait_for_start(connection: SeatConnection, poll: float = 0.1) -> pb.View:
-    """The seat's view once every seat is taken (WatchGame sends nothing when the last
-    open seat is joined, so a game waiting for seats is polled)."""
-    view = connection.view()
+def wait_for_start(connection: SeatConnection, view: pb.View, poll: float = 0.1) -> pb.View:
+    """The seat's view once every seat is taken, from its current `view` (WatchGame sends
+    nothing when the last open seat is joined, so a game waiting for seats is polled)."""
     if view.status == WAITING:
         log.info("the game is waiting for open seats to be taken; polling every %.1f s",
                  poll)
@@ -149,58 +111,64 @@ def wait_for_start(connection: SeatConnection, poll: float = 0.1) -> pb.View:
 
 def play_seat(target: str, game_id: str, seat: int, token: str, bot: Bot, seed: int,
               pace: float = 0.0) -> pb.View:
-    """Play `seat` of a game with `bot` until the game is over; the seat's final view.
+    """Play `seat` of a game with `bot` until the game is over; the seat's final view."""
+    with SeatConnection(target, game_id, token) as connection:
+        start = wait_for_start(connection, connection.view())
+        return play_connected(connection, start=start, seat=seat, bot=bot, seed=seed,
+                              pace=pace)
+
+
+def play_connected(connection: SeatConnection, *, start: pb.View, seat: int, bot: Bot,
+                   seed: int, pace: float = 0.0) -> pb.View:
+    """Play `seat` from its view `start` (every seat taken) to the end of the game.
 
     The state handed to the bot at version v is rebuilt from the seat's observation with
     the seed `derive_seed(seed, v)`; `pace` seconds pass before each submission.
     """
-    with SeatConnection(target, game_id, token) as connection:
-        start = wait_for_start(connection)
-        if start.status == FINISHED:
-            return start
-        latest = start.version  # the newest version known: older views are stale
-        chosen: tuple[int, str] | None = None  # (version, notation) of the last choice
-        applied = -1  # the last version whose decision the server applied
-        forfeited = False
-        for view in connection.follow(start.version):
-            if view.status == FINISHED:
-                return view
-            if view.version < latest:
-                continue
-            latest = view.version
-            if seat in view.forfeited_seats:
-                if not forfeited:
-                    log.warning("seat %d forfeited at version %d: the server decides for "
-                                "it; following the game to its end", seat, view.version)
-                forfeited = True
-                continue
-            if not view.legal_decisions or applied == view.version:
-                continue
-            if chosen is None or chosen[0] != view.version:
-                state = from_observation(json.loads(view.observation_json),
-                                         derive_seed(seed, view.version))
-                chosen = (view.version, notation(bot.choose(state, seat)))
-                if pace:
-                    time.sleep(pace)
-            response = submit(connection, game_id, token, seat, view.version, chosen[1])
-            if response is not None:
-                applied = view.version
-                latest = max(latest, response.version)
-        raise StreamEnded(f"game {game_id}: the stream ended before the game was over")
+    if start.status == FINISHED:
+        return start
+    latest = start.version  # the newest version known: older views are stale
+    chosen: tuple[int, str] | None = None  # (version, notation) of the last choice
+    applied = -1  # the last version whose decision the server applied
+    forfeited = False
+    for view in connection.follow(start.version):
+        if view.status == FINISHED:
+            return view
+        if view.version < latest:
+            continue
+        latest = view.version
+        if seat in view.forfeited_seats:
+            if not forfeited:
+                log.warning("seat %d forfeited at version %d: the server decides for "
+                            "it; following the game to its end", seat, view.version)
+            forfeited = True
+            continue
+        if not view.legal_decisions or applied == view.version:
+            continue
+        if chosen is None or chosen[0] != view.version:
+            state = from_observation(json.loads(view.observation_json),
+                                     derive_seed(seed, view.version))
+            chosen = (view.version, notation(bot.choose(state, seat)))
+            if pace:
+                time.sleep(pace)
+        response = submit(connection, seat, view.version, chosen[1])
+        if response is not None:
+            applied = view.version
+            latest = max(latest, response.version)
+    raise StreamInterrupted(f"game {connection.game_id}: the stream ended before the game "
+                            f"was over")
 
 
-def submit(connection: SeatConnection, game_id: str, token: str, seat: int, version: int,
+def submit(connection: SeatConnection, seat: int, version: int,
            text: str) -> pb.SubmitDecisionResponse | None:
     """Submit a decision; None if the server refused it (stale, illegal, too late)."""
-    request_id = f"{seat}-{version}"
     try:
-        return connection.call(lambda client: client.submit(
-            game_id, token, version, text, request_id=request_id))
+        return connection.submit(version, text, request_id=f"{seat}-{version}")
     except grpc.RpcError as error:
         if error.code() not in REFUSED:
             raise
-        log.info("seat %d: %r at version %d refused (%s: %s)", seat, text, version,
-                 error.code().name, error.details())
+        log.info("seat %d: %r at version %d refused (%s)", seat, text, version,
+                 describe_error(error))
         return None
 
 
@@ -264,18 +232,35 @@ def parse_args(argv: list[str] | None, bots: tuple[str, ...] = BOT_NAMES,
     return args
 
 
+class BotRefused(Exception):
+    """The bot asked for does not play the game the seat is in."""
+
+
+def run(args: argparse.Namespace) -> pb.View:
+    """Play the seat the arguments name with their bot, made once the game is known
+    (BotRefused if it does not play that game)."""
+    with SeatConnection(args.server, args.game_id, args.token) as connection:
+        first = connection.view()
+        try:
+            bot = make_bot(args.bot, args.seed, first.game)
+        except ValueError as error:
+            raise BotRefused(str(error)) from None
+        return play_connected(connection, start=wait_for_start(connection, first),
+                              seat=args.seat, bot=bot, seed=args.seed, pace=args.pace)
+
+
 def main(argv: list[str] | None = None, default_bot: str | None = None) -> int:
     """`python3 -m bots.grpc_player --bot NAME --server ... --game-id ... --seat N`."""
     args = parse_args(argv, default_bot=default_bot)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format=f"{args.bot}[seat {args.seat}]: %(message)s")
     try:
-        final = play_seat(args.server, args.game_id, args.seat, args.token,
-                          make_bot(args.bot, args.seed), args.seed, args.pace)
-    except (grpc.RpcError, StreamEnded) as error:
-        details = (f"{error.code().name}: {error.details()}"
-                   if isinstance(error, grpc.RpcError) else str(error))
-        log.error("giving up: %s", details)
+        final = run(args)
+    except BotRefused as error:
+        log.error("cannot play game %s: %s", args.game_id, error)
+        return 1
+    except (grpc.RpcError, StreamInterrupted) as error:
+        log.error("giving up: %s", describe_error(error))
         return 1
     log.info("%s", describe_result(final, args.seat))
     return 0

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from arena.config import ConfigError, TournamentConfig
 from arena.ratings import GameOutcome, elo_history
 from arena.runner import ResultsFile, Tournament, build_bots, describe
+from curia.remote import service_endpoint
 
 
 def add_arena(subparsers: Any) -> None:
@@ -36,8 +37,6 @@ def add_arena(subparsers: Any) -> None:
 
 
 def run_arena(args: argparse.Namespace) -> int:
-    from curia.remote import service_endpoint
-
     try:
         config = TournamentConfig.load(args.config)
     except ConfigError as error:

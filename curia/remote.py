@@ -1,8 +1,11 @@
-"""`curia serve`, `curia watch`, and `curia play --service`: games through the gRPC service.
+"""`curia serve`, `curia loadtest`, `curia watch` and `curia play --service`: games
+through the gRPC service.
 
 Bots in `play --service` are clients like any other: each seat has its own channel,
 follows its own WatchGame stream, rebuilds a state from its observation
-(`games.from_observation`) and submits decisions with its seat token.
+(`games.from_observation`) and submits decisions with its seat token. Watching rides out
+a dropped stream (`service.retry`); the lines and the result are printed by
+`curia.render`, as for a game played in process.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ import argparse
 import asyncio
 import contextlib
 import io
-import json
 import socket
 import sys
 import threading
@@ -20,13 +22,15 @@ from typing import Any, TextIO
 
 import grpc
 
+from arena.local import bot_seed
 from bots import make_bot
 from bots.grpc_player import play_seat
+from curia.render import final_of_view, print_result, print_updates
 from curia.v1 import game_service_pb2 as pb
-from games import Event, Result
-from games.core import derive_seed, parse_notation
-from service.client import CuriaClient
+from games import default_game
+from games.core import JSON
 from service.redis_server import EmbeddedRedis, free_port
+from service.retry import RetryingClient, StreamInterrupted, describe_error
 from service.server import BackgroundServer, ServeOptions, serve
 
 FINISHED = pb.GAME_STATUS_FINISHED
@@ -83,7 +87,9 @@ def add_loadtest(subparsers: Any) -> None:
                         help="mean think time before each decision (exponential), ms")
     parser.add_argument("--channels", type=int, default=8,
                         help="gRPC channels (connections) to spread calls over (default 8)")
-    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--game", default=default_game() or "",
+                        help="the game to play (default: %(default)s)")
+    parser.add_argument("--variant", default="", help="(default: the game's first)")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--max-games", type=int, help="stop starting games after this many")
     parser.add_argument("--seed", type=int, default=1)
@@ -97,8 +103,9 @@ def run_loadtest(args: argparse.Namespace) -> int:
     if args.games < 1 or args.duration <= 0:
         args.parser.error("--games must be at least 1 and --duration positive")
     spec = LoadSpec(servers=args.server.split(","), games=args.games, duration=args.duration,
-                    think_ms=args.think_ms, channels=args.channels, variant=args.variant,
-                    seats=args.seats, seed=args.seed, max_games=args.max_games)
+                    think_ms=args.think_ms, channels=args.channels, game=args.game,
+                    variant=args.variant, seats=args.seats, seed=args.seed,
+                    max_games=args.max_games)
     summary = run_load(spec)
     print(main_json(summary) if args.json else format_summary(summary))
     return 0
@@ -121,64 +128,24 @@ def add_watch(subparsers: Any) -> None:
 
 
 def run_watch(args: argparse.Namespace) -> int:
-    with CuriaClient(args.server) as client:
+    with RetryingClient.to(args.server) as client:
         try:
-            final = print_stream(client.watch(args.game_id, args.seat_token, args.after),
-                                 sys.stdout)
-        except grpc.RpcError as error:
-            print(f"curia watch: {error.code().name}: {error.details()}", file=sys.stderr)
+            final = print_updates(client.watch(args.game_id, args.seat_token, args.after),
+                                  sys.stdout)
+            options = finished_options(client, final)
+        except (grpc.RpcError, StreamInterrupted) as error:
+            print(f"curia watch: {describe_error(error)}", file=sys.stderr)
             return 1
-    print_result(final, sys.stdout)
+    print_result(final_of_view(final, options=options), sys.stdout)
     return 0
 
 
-def print_stream(stream: Iterator[pb.WatchGameResponse], out: TextIO) -> pb.View:
-    """Print one line per decision and its events; return the last view."""
-    view = pb.View()
-    turn: object = "setup"
-    for update in stream:
-        names = list(update.view.seat_names)
-        if update.HasField("decision"):
-            recorded = update.decision
-            cause = "" if recorded.cause == pb.DECISION_CAUSE_SEAT else \
-                f"  ({pb.DecisionCause.Name(recorded.cause).split('_')[-1].lower()})"
-            print(f"{turn!s:>5} {names[recorded.seat]:<7} {recorded.notation}{cause}",
-                  file=out, flush=True)
-            _print_events(update.view.game, update.events, recorded.notation, out)
-        view = update.view
-        turn = "setup" if view.turn == 0 else view.turn
-    return view
-
-
-def _print_events(game: str, events: Any, decision_text: str, out: TextIO) -> None:
-    from curia.cli import describe_event
-
-    decision = parse_notation(decision_text)
-    for message in events:
-        text = describe_event(game, Event(message.kind, json.loads(message.data_json)),
-                              decision)
-        if text:
-            print(f"        {text}", file=out, flush=True)
-
-
-def print_result(view: pb.View, out: TextIO) -> None:
-    """The final ranking as `curia play` prints it (ties share a rank, marked '=')."""
-    from curia.cli import describe_reason
-
-    if not view.HasField("result"):
-        print("the game did not finish", file=out)
-        return
-    names = list(view.seat_names)
-    options = json.loads(view.observation_json or "{}").get("options", {})
-    ended = Result((), (), view.result.reason)
-    print(f"result: {describe_reason(view.game, ended, options)}", file=out)
-    ranks = [score.rank for score in view.result.scores]
-    for score in sorted(view.result.scores, key=lambda s: (s.rank, s.seat)):
-        tie = "=" if ranks.count(score.rank) > 1 else "."
-        figures = ", ".join(f"{f.name.replace('_and_', '+').replace('_', ' ')} {f.value}"
-                            for f in score.ordered_figures)
-        lost = "  (forfeited)" if score.forfeited else ""
-        print(f"  {score.rank}{tie} {names[score.seat]:<7} {figures}{lost}", file=out)
+def finished_options(client: RetryingClient, view: pb.View) -> JSON:
+    """The options of a finished game (from its record, public once it is over), for the
+    game's end sentence; none for a game still going."""
+    if view.status != FINISHED:
+        return {}
+    return dict(client.record(view.game_id).options)
 
 
 # ---------------------------------------------------------------------------------------
@@ -212,13 +179,12 @@ def _port_free(port: int) -> bool:
     return True
 
 
-def seat_bot(target: str, game_id: str, seat: int, token: str, bot_name: str, seed: int,
-             pace: float, failures: list[str]) -> None:
+def seat_bot(target: str, game_id: str, seat: int, token: str, bot_name: str, game: str,
+             seed: int, pace: float, failures: list[str]) -> None:
     """One seat's bot: follow the seat's stream, decide when asked, submit
     (`bots.grpc_player.play_seat`)."""
-    bot = make_bot(bot_name, seed)
     try:
-        play_seat(target, game_id, seat, token, bot, seed, pace)
+        play_seat(target, game_id, seat, token, make_bot(bot_name, seed, game), seed, pace)
     except Exception as error:  # reported by the caller
         failures.append(f"seat {seat} ({bot_name}): {error!r}")
 
@@ -226,21 +192,24 @@ def seat_bot(target: str, game_id: str, seat: int, token: str, bot_name: str, se
 def play_through_service(bots: tuple[str, ...], game: str, variant: str, options: dict[str, Any],
                          seed: int, *, server: str | None, port: int, data_dir: str,
                          pace: float, out: TextIO, quiet: bool) -> pb.GameRecord:
-    """Create a game on the service, let each bot play it as a client, print the log."""
-    with service_endpoint(server, port, data_dir, out) as target, CuriaClient(target) as client:
+    """Create a game on the service, let each bot play it as a client, print the log and
+    the result; the game's record."""
+    with service_endpoint(server, port, data_dir, out) as target, \
+            RetryingClient.to(target) as client:
         created = client.create_game(game, variant, len(bots), options=options, seed=seed)
         print(f"game {created.game_id}; watch it live from another terminal with:\n"
               f"  curia watch {created.game_id} --server {target}", file=out, flush=True)
         failures: list[str] = []
         threads = [threading.Thread(target=seat_bot, daemon=True, args=(
-            target, created.game_id, cred.seat, cred.token, bots[cred.seat],
-            derive_seed(seed, "bot", cred.seat), pace, failures)) for cred in created.seats]
+            target, created.game_id, cred.seat, cred.token, bots[cred.seat], game,
+            bot_seed(seed, cred.seat), pace, failures)) for cred in created.seats]
         for thread in threads:
             thread.start()
-        final = print_stream(client.watch(created.game_id), io.StringIO() if quiet else out)
+        final = print_updates(client.watch(created.game_id), io.StringIO() if quiet else out)
         for thread in threads:
             thread.join(timeout=30)
         if failures:
             raise RuntimeError("; ".join(failures))
-        print_result(final, out)
-        return client.record(created.game_id)
+        record = client.record(created.game_id)
+    print_result(final_of_view(final, options=dict(record.options), players=bots), out)
+    return record

@@ -1,9 +1,10 @@
 """A small synchronous Python client of curia.v1.GameService, for bots, tools and tests.
 
     client = CuriaClient("localhost:50051")
-    game = client.create_game("municipium", "classic", 3, seed=7)
+    game = client.create_game(GAME, VARIANT, 3, seed=7)
     view = client.view(game.game_id, game.seats[0].token)
-    client.submit(game.game_id, game.seats[0].token, view.version, "setup temple")
+    client.submit(game.game_id, game.seats[0].token, view.version,
+                  view.legal_decisions[0].notation)
 """
 
 from __future__ import annotations

@@ -308,6 +308,26 @@ def test_a_bad_bot_forfeits_and_the_game_finishes(client: CuriaClient, server: s
     assert replay(played.record) == replayed
 
 
+def test_a_grpc_bot_refuses_a_game_it_does_not_play(
+        redis_url: str, service_process: type[ServiceProcess],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """greedy plays one game only: seated in the test tree's game, it says so and exits 1."""
+    monkeypatch.setenv("CURIA_PLUGINS", "tests.plugins.guess")  # the server's and the bot's
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p))
+    served = service_process(redis_url)
+    with CuriaClient(served.address) as remote:
+        created = remote.create_game("guess", "standard", 2, seed=3)
+    done = subprocess.run(
+        [sys.executable, "-m", "bots.greedy_bot", "--server", served.address,
+         "--game-id", created.game_id, "--seat", "0"], cwd=REPO,
+        env={**os.environ, "CURIA_SEAT_TOKEN": created.seats[0].token},
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert "bot 'greedy' plays only municipium, not guess" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 # ---------------------------------------------------------------------------------------
 # A server restart in the middle of a game
 # ---------------------------------------------------------------------------------------

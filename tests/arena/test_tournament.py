@@ -22,8 +22,8 @@ BADBOTS = Path(__file__).resolve().parent / "badbots"
 def tournament_file(folder: Path, bots: list[Path], head: str, time: str = "") -> Path:
     body = "".join(f'[[bots]]\nmanifest = "{path}"\n' for path in bots)
     path = folder / "t.toml"
-    path.write_text(f'[tournament]\nname = "t"\noutput = "{folder / "out"}"\n{head}\n'
-                    f"[time]\n{time}\n{body}")
+    path.write_text(f'[tournament]\nname = "t"\ngame = "municipium"\n'  # the bots' game
+                    f'output = "{folder / "out"}"\n{head}\n[time]\n{time}\n{body}')
     return path
 
 

@@ -36,8 +36,9 @@ def refused(call: object, code: grpc.StatusCode, text: str) -> None:
 
 # -- a whole game ------------------------------------------------------------------------
 def test_list_games_describes_variants_and_options(client: CuriaClient) -> None:
-    (municipium,) = client.list_games().games
-    assert municipium.name == "municipium"
+    listed = {game.name: game for game in client.list_games().games}
+    municipium = listed["municipium"]
+    assert municipium.title == "Municipium" and not municipium.simultaneous
     variants = {v.name: (v.min_seats, v.max_seats) for v in municipium.variants}
     assert variants == {"classic": (3, 5), "revised": (2, 4)}
     options = {o.name: (o.default_value, o.min_value, o.max_value) for o in municipium.options}
