@@ -89,10 +89,12 @@ def print_updates(updates: Iterable[pb.WatchGameResponse], out: TextIO) -> pb.Vi
         if update.HasField("decision"):
             recorded = update.decision
             names = list(update.view.seat_names)
+            text = "(a secret decision)" if recorded.secret else recorded.notation
             lines = [decision_line(turn=turn, seat_name=names[recorded.seat],
-                                   text=recorded.notation, note=_cause_note(recorded.cause)),
+                                   text=text, note=_cause_note(recorded.cause)),
                      *event_lines(game=update.view.game, events=_events_of(update),
-                                  decision=parse_notation(recorded.notation))]
+                                  decision=None if recorded.secret
+                                  else parse_notation(recorded.notation))]
             print("\n".join(lines), file=out, flush=True)
         view = update.view
         turn = view.turn

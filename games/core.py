@@ -323,6 +323,14 @@ class GameState(ABC):
         """Why `decision` is not a decision of this game at all (None: it is well-formed)."""
         return None
 
+    def decision_seen_by(self, seat: int, decision: Decision) -> tuple[int, ...] | None:
+        """Who may see `decision`, about to be taken by `seat` (None: everyone).
+
+        A secret simultaneous choice is seen by its own seat only, until the game reveals
+        it through events; the service then streams it to others without its notation.
+        """
+        return None
+
     def canonical(self, decision: Decision) -> Decision:
         """The one spelling of a well-formed decision: a game whose decisions name an
         unordered choice (two citizens kept, tokens paid) sorts it here, so every order

@@ -32,6 +32,15 @@ from games.core import (
     notation,
 )
 from service import codec
+from service.clock import (
+    bank_left,
+    charge,
+    due_seat,
+    game_deadline,
+    new_clock,
+    start_movers,
+    viewer_deadline,
+)
 from service.errors import (
     ServiceError,
     bad_token,
@@ -78,37 +87,6 @@ def events_json(events: list[Event]) -> str:
 def events_from_json(text: str) -> list[Event]:
     return [Event(kind, data, tuple(seats) if seats is not None else None)
             for kind, data, seats in json.loads(text)]
-
-
-def new_clock(meta: dict[str, Any], now: int) -> dict[str, Any]:
-    """Time banks: each seat's thinking time left, and when the current decision began."""
-    bank = meta.get("bank_ms", 0)
-    return {"bank": [bank] * meta["num_seats"] if bank else None, "since": now}
-
-
-def charge(clock: dict[str, Any], seat: int | None, now: int) -> dict[str, Any]:
-    """The clock after `seat` decided at `now` (None: nobody is charged)."""
-    bank = clock.get("bank")
-    if bank and seat is not None:
-        bank = list(bank)
-        bank[seat] -= now - clock["since"]
-    return {"bank": bank, "since": now}
-
-
-def deadline_for(meta: dict[str, Any], clock: dict[str, Any], mover: int, now: int) -> int:
-    """When the mover's decision times out: the sooner of decision_ms and its bank."""
-    limits = [meta["decision_ms"]] if meta["decision_ms"] else []
-    if clock.get("bank"):
-        limits.append(max(0, clock["bank"][mover]))
-    return now + min(limits) if limits else 0
-
-
-def bank_left(clock: dict[str, Any], seat: int | None, mover: int | None,
-              now: int) -> int | None:
-    if seat is None or not clock.get("bank"):
-        return None
-    left = int(clock["bank"][seat])
-    return left - (now - clock["since"]) if seat == mover else left
 
 
 def fallback_decision(state: GameState, seed: int, version: int, seat: int) -> Any:
@@ -199,8 +177,8 @@ class GameKeeper:
                 "created_ms": now_ms(), "start_events": events_json(state.events)}
         status = "waiting" if open_seats else "in_progress"
         now = now_ms()
-        clock = new_clock(meta, now)
-        deadline = deadline_for(meta, clock, state.to_move()[0], now) if not open_seats else 0
+        clock = start_movers(new_clock(meta, now), state.to_move(), now)
+        deadline = game_deadline(meta, clock, state.to_move()) if not open_seats else 0
         await self.store.create(game_id, meta, state.to_bytes(), status,
                                 {s: token_hash(t) for s, t in tokens.items()}, deadline, clock)
         GAMES_CREATED.labels(request.game).inc()
@@ -225,9 +203,9 @@ class GameKeeper:
                                "this game has no open seat left")
         token = secrets.token_urlsafe(32)
         now = now_ms()
-        clock = new_clock(stored.meta, now)
-        mover = _mover(self.states.get(stored))  # None once the game is over
-        deadline = deadline_for(stored.meta, clock, mover, now) if mover is not None else 0
+        movers = self.states.get(stored).to_move()  # none once the game is over
+        clock = start_movers(new_clock(stored.meta, now), movers, now)
+        deadline = game_deadline(stored.meta, clock, movers)
         outcome = await self.store.join(stored.game_id, seat, token_hash(token), deadline,
                                         clock)
         if outcome == "taken":
@@ -270,9 +248,12 @@ class GameKeeper:
         return pb.GetViewResponse(view=self._view(stored, self.states.get(stored), seat))
 
     def _view(self, stored: StoredGame, state: GameState, seat: int | None) -> pb.View:
+        movers = state.to_move()
+        deadline = (viewer_deadline(stored.meta, stored.clock, movers, seat)
+                    if stored.deadline else 0)
         return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
-                          seat, stored.deadline, stored.forfeits,
-                          bank_left(stored.clock, seat, _mover(state), now_ms()))
+                          seat, deadline, stored.forfeits,
+                          bank_left(stored.clock, seat, movers, now_ms()))
 
     async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
         stored = await self.load(request.game_id)
@@ -323,7 +304,8 @@ class GameKeeper:
             raise precondition("game_over", "the game is over")
         if request.expected_version != stored.version:
             raise stale(request.expected_version, stored.version)
-        if stored.deadline and now_ms() > stored.deadline:
+        if stored.deadline and now_ms() > stored.deadline and \
+                now_ms() > viewer_deadline(stored.meta, stored.clock, (seat,), seat):
             raise precondition("time_up", "the time for this decision is up; the timeout "
                                           "policy applies")
         state = self.states.fresh(stored)
@@ -357,9 +339,9 @@ class GameKeeper:
                       new_forfeits: dict[int, str] | None = None) -> Any:
         status = "finished" if state.is_over else "in_progress"
         now = now_ms()
-        clock = charge(stored.clock, seat if cause != "forfeited" else None, now)
-        deadline = (deadline_for(stored.meta, clock, state.to_move()[0], now)
-                    if status == "in_progress" else 0)
+        clock = charge(stored.clock, seat if cause != "forfeited" else None, now,
+                       state.to_move())
+        deadline = game_deadline(stored.meta, clock, state.to_move())
         committed = await self.store.commit(
             stored.game_id, stored.version, state.to_bytes(), request_key=request_key,
             status=status, deadline=deadline, new_forfeits=new_forfeits or {}, clock=clock,
@@ -422,7 +404,7 @@ class GameKeeper:
 
     async def _time_out(self, stored: StoredGame) -> int:
         state = self.states.fresh(stored)
-        seat = state.to_move()[0]
+        seat = due_seat(stored.meta, stored.clock, state.to_move())
         policy = stored.meta["policy"]
         forfeit = {seat: "timeout"} if policy == "forfeit" else {}
         decision = fallback_decision(state, stored.meta["seed"], stored.version, seat)
@@ -474,23 +456,27 @@ class GameKeeper:
         status = _status(state, stored.status if version == stored.version else "in_progress")
         yield pb.WatchGameResponse(version=version, view=build_view(
             stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
-            bank_left(clock, seat, _mover(state), now_ms())))
+            bank_left(clock, seat, state.to_move(), now_ms())))
         while not state.is_over:
             entries = await self.store.wait_log(stored.game_id, version)
             if not entries and await self.store.load(stored.game_id) is None:
                 return  # the game expired
             for entry in entries:
-                events = state.apply(entry.seat, entry.notation)
+                decision = state.parse(entry.notation)
+                seen_by = state.decision_seen_by(entry.seat, decision)
+                secret = seen_by is not None and seat not in seen_by
+                events = state.apply(entry.seat, decision)
                 version = entry.version
                 yield pb.WatchGameResponse(
                     version=version, events=codec.events_to_proto(version, events, seat),
                     decision=pb.RecordedDecision(version=version, seat=entry.seat,
-                                                 notation=entry.notation,
-                                                 cause=CAUSES[entry.cause], unix_ms=entry.ms),
+                                                 notation="" if secret else entry.notation,
+                                                 secret=secret, cause=CAUSES[entry.cause],
+                                                 unix_ms=entry.ms),
                     view=build_view(stored.game_id, stored.meta, state, version,
                                     _status(state, "in_progress"), seat, entry.deadline,
                                     entry.forfeits,
-                                    bank_left(entry.clock, seat, _mover(state), now_ms())))
+                                    bank_left(entry.clock, seat, state.to_move(), now_ms())))
 
     async def _state_at(self, stored: StoredGame, version: int
                         ) -> tuple[GameState, int, dict[int, str], dict[str, Any]]:
@@ -507,10 +493,6 @@ class GameKeeper:
             return state, 0, {}, new_clock(meta, meta["created_ms"])
         last = entries[-1]
         return state, last.deadline, last.forfeits, last.clock
-
-
-def _mover(state: GameState) -> int | None:
-    return state.to_move()[0] if state.to_move() else None
 
 
 def _status(state: GameState, otherwise: str) -> str:

@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -192,3 +193,43 @@ def test_a_two_bot_arena_tournament_of_the_game(tmp_path: Path,
     outcomes = [json.loads(line) for line in lines]
     assert len(outcomes) == 4
     assert not any(o.get("forfeits") for o in outcomes), outcomes
+
+
+def watched(client: CuriaClient, game_id: str, token: str, count: int) -> list:
+    """The first `count` messages of a WatchGame stream from version 0."""
+    stream = client.watch(game_id, token, 0)
+    return [next(stream) for _ in range(count)]
+
+
+def test_a_secret_choice_is_streamed_to_others_without_its_notation(
+        served: CuriaClient) -> None:
+    created = served.create_game("guess", "standard", 2, seed=5)
+    game_id, tokens = created.game_id, [s.token for s in created.seats]
+    hand = json.loads(served.view(game_id, tokens[0]).observation_json)["hand"]
+    served.submit(game_id, tokens[0], 0, f"play {hand[0]}")
+    for token in ("", tokens[1]):  # a spectator, the other seat
+        secret = watched(served, game_id, token, 2)[1]
+        assert secret.decision.secret and secret.decision.notation == ""
+        seen = json.loads(secret.view.observation_json)
+        assert seen["my_choice"] is None and hand[0] not in (seen["hand"] or [])
+    own = watched(served, game_id, tokens[0], 2)[1]
+    assert not own.decision.secret and own.decision.notation == f"play {hand[0]}"
+    play_out(served, game_id, tokens)
+    assert served.record(game_id).decisions[0].notation == f"play {hand[0]}"
+
+
+def test_seats_asked_at_once_each_keep_their_own_deadline(served: CuriaClient) -> None:
+    created = served.create_game("guess", "standard", 2, seed=6, decision_ms=4000)
+    game_id, tokens = created.game_id, [s.token for s in created.seats]
+    first = [served.view(game_id, token).deadline_unix_ms for token in tokens]
+    assert first[0] == first[1] > 0
+    time.sleep(0.3)
+    mine = served.view(game_id, tokens[0])
+    served.submit(game_id, tokens[0], mine.version, mine.legal_decisions[0].notation)
+    assert served.view(game_id, tokens[1]).deadline_unix_ms == first[1]  # not restarted
+    wait = (first[1] - time.time() * 1000) / 1000 + 1.5
+    time.sleep(max(0.0, wait))  # seat 1 lets its time pass: the server decides for it
+    later = served.view(game_id)
+    assert later.version >= 2 and list(later.to_move) == [0, 1]
+    record_causes = [u.decision.cause for u in watched(served, game_id, "", 3)[1:]]
+    assert record_causes == [pb.DECISION_CAUSE_SEAT, pb.DECISION_CAUSE_TIMEOUT]

@@ -317,18 +317,20 @@ class GetGameRecordResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[GameRecord, _Mapping]] = ...) -> None: ...
 
 class RecordedDecision(_message.Message):
-    __slots__ = ("version", "seat", "notation", "cause", "unix_ms")
+    __slots__ = ("version", "seat", "notation", "cause", "unix_ms", "secret")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     CAUSE_FIELD_NUMBER: _ClassVar[int]
     UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    SECRET_FIELD_NUMBER: _ClassVar[int]
     version: int
     seat: int
     notation: str
     cause: DecisionCause
     unix_ms: int
-    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., notation: _Optional[str] = ..., cause: _Optional[_Union[DecisionCause, str]] = ..., unix_ms: _Optional[int] = ...) -> None: ...
+    secret: bool
+    def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., notation: _Optional[str] = ..., cause: _Optional[_Union[DecisionCause, str]] = ..., unix_ms: _Optional[int] = ..., secret: _Optional[bool] = ...) -> None: ...
 
 class GameRecord(_message.Message):
     __slots__ = ("game_id", "game", "variant", "num_seats", "options", "seed", "decisions", "events", "result", "time_control", "seat_names")

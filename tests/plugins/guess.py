@@ -72,6 +72,9 @@ class GuessState(GameState):
             return []
         return [Decision("play", (str(card),)) for card in self.hands[seat]]
 
+    def decision_seen_by(self, seat: int, decision: Decision) -> tuple[int, ...] | None:
+        return (seat,)  # a face-down card: the reveal event shows it
+
     def form_error(self, decision: Decision) -> str | None:
         if decision.verb != "play" or len(decision.args) != 1 or not decision.args[0].isdigit():
             return "decisions are 'play N'"
