@@ -117,7 +117,9 @@ class TournamentConfig:
         time = data.get("time", {})
         bots = tuple(BotManifest.load(path.parent / _get(b, "manifest", str, where))
                      for b in data.get("bots", []))
-        game = _get(head, "game", str, where, games.default_game() or ...)
+        if "game" not in head and games.default_game() is None:
+            raise ConfigError(f"{where}: missing `game`: one of {', '.join(sorted(games.GAMES))}")
+        game = _get(head, "game", str, where, games.default_game())
         config = cls(
             name=_get(head, "name", str, where, path.stem),
             game=game,

@@ -57,7 +57,15 @@ def tournament(tmp_path: Path, head: str, bots: int = 3) -> Path:
     for name in names:
         manifest(tmp_path / name, name)
     body = "".join(f'[[bots]]\nmanifest = "{n}/bot.toml"\n' for n in names)
-    return write(tmp_path / "t.toml", f"[tournament]\n{head}\n{body}")
+    game = "" if "game =" in head else 'game = "municipium"\n'
+    return write(tmp_path / "t.toml", f"[tournament]\n{game}{head}\n{body}")
+
+
+def test_a_tournament_names_its_game(tmp_path: Path) -> None:
+    path = tournament(tmp_path, "seats = 3")
+    path.write_text(path.read_text().replace('game = "municipium"\n', ""))
+    with pytest.raises(ConfigError, match="`game`.*ciceron, municipium"):
+        TournamentConfig.load(path)
 
 
 @pytest.mark.parametrize(("head", "message"), [

@@ -141,7 +141,8 @@ def python_tournament(folder: Path) -> TournamentConfig:
     bots = "".join(f'[[bots]]\nmanifest = "{REPO / "bots" / name / "bot.toml"}"\n'
                    for name in ("random_bot", "python_stdio", "greedy_bot"))
     path = folder / "t.toml"
-    path.write_text(f'[tournament]\nname = "restart"\noutput = "{folder / "out"}"\n'
+    path.write_text(f'[tournament]\nname = "restart"\ngame = "municipium"\n'
+                    f'output = "{folder / "out"}"\n'
                     "seats = 3\nseed = 17\nrounds = 1\nconcurrency = 2\n"
                     "[options]\ntarget_decurions = 4\n"
                     f"[time]\ndecision_ms = 20000\n{bots}")
