@@ -1,8 +1,8 @@
 """The `curia` command: play one game between bots, simulate many, list the games.
 
     curia games
-    curia play --game municipium --seats random,random,random --seed 7
-    curia simulate --game municipium --seats random,random,random -n 200 --seed 1
+    curia play --game GAME --seats random,random,random --seed 7
+    curia simulate --game GAME --seats random,random,random -n 200 --seed 1
 
 Adding a subcommand (serve, arena, loadtest, ...) is one function and one registration:
 write `add_NAME(subparsers)` that builds the subcommand's parser and calls

@@ -27,7 +27,7 @@ from bots import make_bot
 from bots.grpc_player import play_seat
 from curia.render import final_of_view, print_result, print_updates
 from curia.v1 import game_service_pb2 as pb
-from games import default_game
+from games import GAMES, default_game
 from games.core import JSON
 from service.redis_server import EmbeddedRedis, free_port
 from service.retry import RetryingClient, StreamInterrupted, describe_error
@@ -87,8 +87,8 @@ def add_loadtest(subparsers: Any) -> None:
                         help="mean think time before each decision (exponential), ms")
     parser.add_argument("--channels", type=int, default=8,
                         help="gRPC channels (connections) to spread calls over (default 8)")
-    parser.add_argument("--game", default=default_game() or "",
-                        help="the game to play (default: %(default)s)")
+    parser.add_argument("--game", default=default_game(), required=default_game() is None,
+                        choices=sorted(GAMES), help="the game to play")
     parser.add_argument("--variant", default="", help="(default: the game's first)")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--max-games", type=int, help="stop starting games after this many")

@@ -20,7 +20,8 @@ def test_percentiles_by_nearest_rank() -> None:
 
 def test_the_load_driver_plays_games_to_their_end(server: str) -> None:
     summary = run_load(LoadSpec(servers=[server], games=4, duration=3.0, channels=2,
-                                variant="revised", seats=2, options={"max_turns": 4}))
+                                game="municipium", variant="revised", seats=2,
+                                options={"max_turns": 4}))
     assert summary["decisions"] > 100 and summary["errors"] == {}
     assert summary["latency_ms"]["SubmitDecision"]["count"] == summary["decisions"]
     assert summary["games_finished"] >= 1
@@ -28,7 +29,8 @@ def test_the_load_driver_plays_games_to_their_end(server: str) -> None:
 
 def test_curia_loadtest_prints_json_figures(server: str) -> None:
     done = subprocess.run([sys.executable, "-m", "curia", "loadtest", "--server", server,
-                           "--games", "3", "--duration", "2", "--json"], cwd=REPO,
+                           "--games", "3", "--duration", "2", "--json",
+                           "--game", "municipium"], cwd=REPO,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
