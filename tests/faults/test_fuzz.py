@@ -314,9 +314,9 @@ def realistic(world: World, method: str, rnd: random.Random) -> Message:
     decision.CopyFrom(rnd.choice(legal))
     if rnd.random() < 0.3:
         decision.ClearField(rnd.choice(("notation", "municipium")))
-    if rnd.random() < 0.15:  # the typed case of a game this server does not know (field 3)
+    if rnd.random() < 0.15:  # the typed case of a game the contract does not know yet
         body = rnd.randbytes(rnd.randint(0, 16))
-        decision.MergeFromString(varint(3 << 3 | 2) + varint(len(body)) + body)
+        decision.MergeFromString(varint(15 << 3 | 2) + varint(len(body)) + body)
         if rnd.random() < 0.5:
             decision.ClearField("municipium")
     return pb.SubmitDecisionRequest(
