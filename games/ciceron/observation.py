@@ -2,7 +2,8 @@
 
 Public (C5): the board, every family's influence, prestige, servants, senators
 (recruited senators are public), the cards lying in play, majority cards, legions, the
-revealed Cicéron and Triumvirat cards, how many cards each family holds (by caste, since
+revealed Cicéron and Triumvirat cards (`triumvirat_drawn`: the last one drawn, shown until
+the next phase V draws another), how many cards each family holds (by caste, since
 each caste has its own deck), how many senators it drew, whether it has voted.
 Private to one seat: its hand of action cards, the senators it drew at a Senate spot and
 has not yet recruited, its vote until all votes are in, the draft packet once it has held
@@ -55,7 +56,7 @@ def observe(st: CiceronState, seat: int | None) -> JSON:
                    for g, v in st.guilds.items()},
         "discarded": list(st.discarded), "removed": list(st.removed),
         "draft": draft_view(st, seat),
-        "election": st.election,
+        "election": _copy(st.election),
         "asked": asked, "agenda": agenda,
         "result": st.result().to_json() if st.ended else None,  # type: ignore[union-attr]
     }
@@ -84,7 +85,7 @@ def board_view(st: CiceronState, seat: int, viewer: int | None) -> JSON:
         "drawn": list(fam["drawn"]) if mine else None,
         "voted": fam["vote"] is not None,
         "vote": fam["vote"] if mine else None,
-        "guild_powers": list(fam["guild_powers"]), "tribute": fam["tribute"],
+        "guild_powers": list(fam["guild_powers"]), "tribute": _copy(fam["tribute"]),
     }
 
 
@@ -114,12 +115,21 @@ def public_step(st: CiceronState, frame: JSON) -> JSON:
     step: JSON = {"step": frame["k"].replace("_", "-")}
     for key, value in frame.items():
         if key != "k":
-            step[key] = value if not isinstance(value, list) else list(value)
+            step[key] = _copy(value)
     if isinstance(frame.get("seat"), int):
         step["family"] = st.name(frame["seat"])
     if frame["k"] == "election":
-        step["seats"] = list(st.to_move())
+        step["seats"] = [s for s in range(st.num_seats) if st.families[s]["vote"] is None]
     return step
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like data: an observation never shares the engine's objects."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
 
 
 def frame_of(step: JSON) -> JSON:
@@ -127,7 +137,7 @@ def frame_of(step: JSON) -> JSON:
     frame = {"k": step["step"].replace("-", "_")}
     for key, value in step.items():
         if key not in ("step", "family") and not (frame["k"] == "election" and key == "seats"):
-            frame[key] = value if not isinstance(value, list) else list(value)
+            frame[key] = _copy(value)
     return frame
 
 

@@ -70,11 +70,32 @@ def run_auto(st: CiceronState, frame: Frame) -> bool:
 
 
 def options(st: CiceronState, frame: Frame) -> Options:
-    return OPTIONS[frame["k"]](st, frame)
+    """The step's decisions. A family whose cénacle is full may also discard a senator
+    to make room when it could recruit one it drew (C-C3): the book allows a discard
+    "at any time", but a senator never harms its family, so a discard matters only there."""
+    found = OPTIONS[frame["k"]](st, frame)
+    if frame["k"] == "recruit" and needs_room(st, frame["seat"]):
+        found[frame["seat"]] += voluntary_discards(st, frame["seat"])
+    return found
+
+
+def needs_room(st: CiceronState, seat: int) -> bool:
+    """Full, and a drawn senator it could pay for but has no room for."""
+    fam = st.families[seat]
+    full = len(fam["senators"]) >= st.cenacle_limit(seat)
+    return full and any(effects.affordable(st, seat, st.cards.senator(sid).cost)
+                        and not can_recruit(st, seat, sid) for sid in fam["drawn"])
+
+
+def voluntary_discards(st: CiceronState, seat: int) -> list[Decision]:
+    return [Decision("discard", (sid,)) for sid in st.families[seat]["senators"]]
 
 
 def apply(st: CiceronState, seat: int, decision: Decision) -> None:
     frame = st.frames[-1]
+    if decision.verb == "discard" and frame["k"] == "recruit":
+        effects.discard_senator(st, seat, decision.args[0], why="to make room")
+        return
     APPLY[frame["k"]](st, seat, frame, decision)
 
 
@@ -120,6 +141,12 @@ def has_turn_effect(st: CiceronState, seat: int, kind: str) -> bool:
     return any(e.get("kind") == kind for e in st.families[seat]["turn_effects"])
 
 
+def has_effect(st: CiceronState, seat: int, kind: str) -> bool:
+    """Whether the family holds an effect of this kind for the turn or a permanent card."""
+    return has_turn_effect(st, seat, kind) or any(
+        st.cards.action(card).effect.kind == kind for card in st.families[seat]["permanents"])
+
+
 def election_votes(st: CiceronState, seat: int) -> int:
     """A family's votes at the Princeps election: its senators' and its cards'."""
     return st.senate_votes(seat) + permanent_amount(st, seat, "votes")
@@ -134,7 +161,16 @@ def begin_draft(st: CiceronState) -> None:
     n = st.num_seats
     whites = sorted(s.id for s in st.cards.senators if s.pile == "white")
     st.rng.shuffle(whites)
-    st.draft = {"packet": sorted(whites[: 2 * n]),
+    dealt: list[str] = []
+    while len(dealt) < 2 * n:  # fixed outcomes (`white`) first, then the shuffled box
+        fixed = st.fixed_outcome("white")
+        if fixed is None:
+            dealt += [sid for sid in whites if sid not in dealt][: 2 * n - len(dealt)]
+        elif fixed in dealt:
+            raise ValueError(f"fixed draw: white senator {fixed!r} is dealt twice")
+        else:
+            dealt.append(fixed)
+    st.draft = {"packet": sorted(dealt),
                 "order": [*range(n), *reversed(range(n))], "seen": []}
     st.frames += [{"k": "first_princeps"}, {"k": "draft"}]
 
@@ -203,7 +239,8 @@ def turn_start_auto(st: CiceronState, fr: Frame) -> bool:
     st.frames.pop()
     st.phase = "start"
     st.triumvirat = sorted(c.id for c in st.cards.triumvirat if c.turn == st.turn)
-    st.triumvirat_drawn = None
+    # `triumvirat_drawn` keeps the last card drawn until phase V draws the next: a turn
+    # may end in the decision that drew it, and what was drawn stays visible
     st.emit("turn", number=st.turn, princeps=st.name(st.princeps or 0))
     for seat in reversed(st.clockwise_from(st.princeps or 0)):
         for guild in reversed(st.families[seat]["guild_powers"]):
@@ -414,7 +451,7 @@ def senate_spot(st: CiceronState, placer: int, pile: str) -> None:
         st.emit("drawn-senators", seats=(seat,), family=st.name(seat), senators=list(drawn))
     for seat in reversed(order):
         most = SENATE_RECRUIT if seat == placer else OTHERS_RECRUIT
-        if has_turn_effect(st, seat, "extra_recruit"):
+        if has_effect(st, seat, "extra_recruit"):  # one more, however many such cards
             most += 1
         st.frames.append({"k": "recruit", "seat": seat, "pile": pile, "most": most,
                           "taken": 0})
@@ -432,17 +469,11 @@ def recruit_options(st: CiceronState, fr: Frame) -> Options:
     seat = fr["seat"]
     drawn = st.families[seat]["drawn"]
     found = [Decision("recruit", (sid,)) for sid in drawn if can_recruit(st, seat, sid)]
-    full = len(st.families[seat]["senators"]) >= st.cenacle_limit(seat)
-    if full and any(effects.affordable(st, seat, st.cards.senator(s).cost) for s in drawn):
-        found += [Decision("discard", (sid,)) for sid in st.families[seat]["senators"]]
-    return one(seat, [*found, Decision("done")])
+    return one(seat, [*found, Decision("done")])  # to make room: `discard` (see options)
 
 
 def recruit_apply(st: CiceronState, seat: int, fr: Frame, d: Decision) -> None:
     fam = st.families[seat]
-    if d.verb == "discard":
-        effects.discard_senator(st, seat, d.args[0], why="to make room")
-        return
     if d.verb == "recruit":
         senator = st.cards.senator(d.args[0])
         effects.pay(st, seat, senator.cost)
@@ -745,7 +776,8 @@ def end_turn_auto(st: CiceronState, fr: Frame) -> bool:
     """End-of-turn cards act; servants come home; a chosen guild power waits for the next
     turn; the game ends after the last turn."""
     st.frames.pop()
-    for seat, fam in enumerate(st.families):
+    for seat in st.clockwise_from(st.princeps or 0):  # from the Princeps (cards doc, C12)
+        fam = st.families[seat]
         ending = [e for e in fam["turn_effects"] if e.get("when") == "end"]
         fam["turn_effects"] = [e for e in fam["turn_effects"]
                                if e.get("kind") == "votes"]
@@ -753,8 +785,8 @@ def end_turn_auto(st: CiceronState, fr: Frame) -> bool:
             card = st.cards.action(entry["card"])
             st.removed.append(card.id)
             effects.apply_effect(st, seat, card.effect, ())
-        fam["servants"] = st.families[seat]["servants"] + sum(
-            holder == seat for holder in st.spots.values())
+    for seat, fam in enumerate(st.families):
+        fam["servants"] = fam["servants"] + sum(holder == seat for holder in st.spots.values())
         fam["tribute"] = None
     for guild in GUILDS:
         holder = st.guilds[guild]["holder"]
@@ -766,8 +798,12 @@ def end_turn_auto(st: CiceronState, fr: Frame) -> bool:
         st.ciceron = None
     if st.turn >= st.turns:
         st.finish()
-    else:
-        begin_turn(st, st.turn + 1)
+        return True
+    begin_turn(st, st.turn + 1)
+    for seat in reversed(st.clockwise_from(st.princeps or 0)):
+        # a limit raised for the turn only (guild power) is gone: discard down to it
+        if len(st.families[seat]["senators"]) > st.cenacle_limit(seat):
+            st.frames.append({"k": "trim", "seat": seat})
     return True
 
 

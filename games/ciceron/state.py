@@ -44,9 +44,10 @@ class CiceronState(GameState):
 
     game = "ciceron"
     format_version = 1
-    #: Cards drawn: a senator from a pile, an action card, the Cicéron card, the
-    #: Triumvirat card of the turn, the white senators dealt for the draft.
-    chance_kinds = ("senator", "action", "ciceron", "triumvirat")
+    #: Cards drawn: a senator from a pile (Senate spots, the Automatii's reveal), an
+    #: action card, the Cicéron card, the Triumvirat card of the turn, a white senator
+    #: dealt for the draft (`white`: fix it before the deal, `new(..., chance=...)`).
+    chance_kinds = ("senator", "action", "ciceron", "triumvirat", "white")
 
     cards: CardSet
     card_set: JSON
@@ -78,7 +79,21 @@ class CiceronState(GameState):
 
     # -- creation -------------------------------------------------------------------------
     @classmethod
-    def new(cls, cards: CardSet, num_seats: int, options: JSON, seed: int) -> CiceronState:
+    def new(cls, cards: CardSet, num_seats: int, options: JSON, seed: int,
+            chance: dict[str, list[str]] | None = None) -> CiceronState:
+        """A new game, at the opening draft. `chance` fixes outcomes (`fix_chance`) before
+        anything is dealt, e.g. ``{"white": [...]}`` for the draft packet."""
+        st = cls.setup(cards, num_seats, options, seed)
+        for kind, outcomes in (chance or {}).items():
+            st.fix_chance(kind, *outcomes)
+        rules.begin_draft(st)
+        st.advance()
+        return st
+
+    @classmethod
+    def setup(cls, cards: CardSet, num_seats: int, options: JSON, seed: int) -> CiceronState:
+        """The material laid out (boards, shuffled decks and piles), before the draft: no
+        step is pending yet (`games.ciceron.position` starts positions from here)."""
         st = cls._blank(cards)
         st.variant, st.num_seats, st.options, st.seed = "standard", num_seats, dict(options), seed
         st.rng = Rng(derive_seed(seed, "ciceron"))
@@ -94,10 +109,9 @@ class CiceronState(GameState):
         st.discarded, st.removed, st.election, st.frames = [], [], None, []
         st.legions = {p: 0 for p in cards.provinces}
         st.legions_left = cards.legions
+        st.draft = {"packet": [], "order": [], "seen": []}
         st.emit("start", families=st.seat_names(), turns=st.turns,
                 servants=servants_for(num_seats), card_set=cards.name)
-        rules.begin_draft(st)
-        st.advance()
         return st
 
     @classmethod
@@ -160,6 +174,16 @@ class CiceronState(GameState):
 
     def turn_number(self) -> int:
         return int(self.turn)
+
+    def chance_outcomes(self, kind: str) -> frozenset[str] | None:
+        """The card ids each kind of chance may produce."""
+        cards = self.cards
+        found = {"senator": [s.id for s in cards.senators if s.pile != "white"],
+                 "white": [s.id for s in cards.white_senators],
+                 "action": [a.id for a in cards.actions],
+                 "ciceron": [c.id for c in cards.ciceron],
+                 "triumvirat": [t.id for t in cards.triumvirat]}.get(kind)
+        return None if found is None else frozenset(found)
 
     # -- the rule-step driver ------------------------------------------------------------
     def advance(self) -> None:
