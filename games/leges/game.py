@@ -1,0 +1,48 @@
+"""Leges' `Game` descriptor: its static facts and entry points for the registry."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from games.core import JSON, Decision, Event, Game, Result, VariantSpec
+from games.leges import narration
+from games.leges.cardset import CardSet, card_set_from_env
+from games.leges.observation import state_from_observation
+from games.leges.state import LegesState
+
+
+class Leges(Game):
+    """Leges: campaign Themes chosen face down at the same time, four societal Values on
+    a track, Laws bought with the points of their colour. The cards come from a card set
+    file (ruling L3; `CURIA_LEGES_CARDS`)."""
+
+    name = "leges"
+    title = "Leges"
+    variants = (VariantSpec("standard", 2, 5,
+                            "2-5 players; 4 seasons of 3 rounds (3 seasons with 5)"),)
+    options = ()
+    simultaneous = True
+    private_information = True
+    format_version = LegesState.format_version
+    seat_noun = "players"
+
+    @cached_property
+    def cards(self) -> CardSet:
+        """The card set, read once (the packaged stand-in unless the host names another)."""
+        return card_set_from_env()
+
+    def new(self, variant: str, num_seats: int, options: JSON, seed: int) -> LegesState:
+        return LegesState.new(self.cards, num_seats, options, seed)
+
+    def load(self, data: JSON) -> LegesState:
+        return LegesState.from_json(data, self.cards)
+
+    def from_observation(self, observation: JSON, seed: int) -> LegesState:
+        return state_from_observation(LegesState, self.cards, observation, seed)
+
+    def describe_event(self, event: Event, decision: Decision | None) -> str | None:
+        return narration.describe_event(event, decision)
+
+    def describe_end(self, result: Result, options: JSON) -> str:
+        return ("the last season is over: most VP of visible Laws wins, then most VP in "
+                "one colour (L12: still equal shares the place)")
