@@ -4,8 +4,10 @@ Each file in tests/golden/ is the transcript of one game (as OpenSpiel's playthr
 files are): a header (game, variant, seats, options, seed), then the start and every
 step: the decision (``seat N: notation``), the events it caused with who may see each,
 who must decide next with their legal decisions, and what the spectator and each seat
-observe (one line of compact, key-sorted JSON per viewer; a seat that sees exactly what
-the spectator sees, apart from its `seat` field, is written ``same as spectator``). The
+observe: the spectator's observation in full at the start, then on each step the entries
+that changed (flattened paths such as ``boards[1].influence.orator``, compact key-sorted
+JSON); for each seat, what it sees beyond the spectator (its hand, its secret choice…),
+or ``same as spectator``. The
 decisions are chosen by `games.core.Rng(seed)`: a seat of `to_move()`, then one of its
 legal decisions, so a transcript depends on nothing but the rules.
 
@@ -58,6 +60,8 @@ CASES = [
     Case("municipium", "revised", 4, 9, SHORT),
     Case("municipium", "classic", 5, 10, SHORT),
     Case("guess", "standard", 2, 1, {}),
+    Case("ciceron", "standard", 2, 3, {}),
+    Case("leges", "standard", 3, 5, {}),
 ]
 
 
@@ -71,8 +75,38 @@ def seen_by(event: Event) -> str:
     return "seat " + ", ".join(map(str, event.seats)) + " only"
 
 
-def describe(state: GameState, events: list[Event]) -> list[str]:
-    """The events of a transition, who moves next, and what every viewer sees."""
+Flat = dict[str, object]
+
+
+def flatten(value: object, prefix: str = "") -> Flat:
+    """`{"a": {"b": [1, {"c": 2}]}}` -> `{"a.b[0]": 1, "a.b[1].c": 2}`; a list of plain
+    values stays one entry, so a hand or a list of names reads as one."""
+    if isinstance(value, dict):
+        found: Flat = {}
+        for key, item in value.items():
+            found.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return found or {prefix: {}}
+    if isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+        found = {}
+        for index, item in enumerate(value):
+            found.update(flatten(item, f"{prefix}[{index}]"))
+        return found
+    return {prefix: value}
+
+
+def changes(before: Flat, after: Flat) -> str:
+    """What differs from `before` to `after`: changed or new entries, then removed ones."""
+    changed = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    removed = sorted(k for k in before if k not in after)
+    text = compact(changed) if changed else "{}"
+    return text + (f" removed {compact(removed)}" if removed else "")
+
+
+def describe(state: GameState, events: list[Event], previous: Flat | None) -> tuple[list[str],
+                                                                                      Flat]:
+    """The events of a transition, who moves next, and what every viewer sees: the
+    spectator's observation in full at the start, then what changed in it; for each seat,
+    what it sees beyond the spectator."""
     lines = [f"event {event.kind} {compact(event.data)} -- seen by {seen_by(event)}"
              for event in events]
     movers = state.to_move()
@@ -81,14 +115,17 @@ def describe(state: GameState, events: list[Event]) -> list[str]:
     for seat in movers:
         legal = ", ".join(notation(d) for d in state.legal_decisions(seat))
         lines.append(f"legal for seat {seat}: {legal}")
-    spectator = state.observation(None)
-    public = {k: v for k, v in spectator.items() if k != "seat"}
-    lines.append(f"spectator: {compact(spectator)}")
+    spectator = {k: v for k, v in state.observation(None).items() if k != "seat"}
+    public = flatten(spectator)
+    if previous is None:
+        lines.append(f"spectator: {compact(spectator)}")
+    else:
+        lines.append(f"spectator changes: {changes(previous, public)}")
     for seat in range(state.num_seats):
-        view = state.observation(seat)
-        same = {k: v for k, v in view.items() if k != "seat"} == public
-        lines.append(f"seat {seat}: {'same as spectator' if same else compact(view)}")
-    return lines
+        view = flatten({k: v for k, v in state.observation(seat).items() if k != "seat"})
+        extra = changes(public, view)
+        lines.append(f"seat {seat}: {'same as spectator' if extra == '{}' else 'sees ' + extra}")
+    return lines, public
 
 
 def transcript(case: Case) -> str:
@@ -105,8 +142,9 @@ def transcript(case: Case) -> str:
         f"seed: {case.seed}",
         "",
         "== start",
-        *describe(state, state.events),
     ]
+    described, previous = describe(state, state.events, None)
+    lines += described
     step = 0
     while not state.is_over:
         step += 1
@@ -115,8 +153,8 @@ def transcript(case: Case) -> str:
         legal = state.legal_decisions(seat)
         decision = legal[chooser.below(len(legal))]
         events = state.apply(seat, decision)
-        lines += ["", f"== step {step}", f"seat {seat}: {notation(decision)}",
-                  *describe(state, events)]
+        described, previous = describe(state, events, previous)
+        lines += ["", f"== step {step}", f"seat {seat}: {notation(decision)}", *described]
     result = state.result()
     assert result is not None
     lines += ["", "== end", f"result: {compact(result.to_json())}"]
