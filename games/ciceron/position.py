@@ -98,11 +98,11 @@ Queries: `legal`, `mover`, `movers`, `step`, `of_kind`, `seat`, `influence`, `pr
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from games import descriptions as desc
 from games.ciceron import rules
 from games.ciceron.cardset import (
     CASTES,
@@ -177,34 +177,34 @@ class Position:
         """A builder from a description (a dict, as TOML reads it; see the module
         docstring). Each key is read as the builder method of that name; ValueError names
         a bad key or value."""
-        _check_keys(data, _KEYS, "the position description")
-        got = {k: _typed(data[k], t, k) for k, t in _SCALARS.items() if k in data}
+        desc.check_keys(data, _KEYS, "the position description")
+        got = {k: desc.typed(data[k], t, k) for k, t in _SCALARS.items() if k in data}
         pos = cls(got.get("families", 3), seed=got.get("seed", 0), cards=cards)
         if {"phase", "turn", "placer"} & set(got):
             pos.at(got.get("phase", "turn"), got.get("turn"), got.get("placer") or None)
         for key in ("princeps", "ciceron", "triumvirat", "legions_left"):
             if key in got:
                 getattr(pos, key)(got[key])
-        pos.influence(**_table(data, "influence", _influence_table))
-        pos.prestige(**_table(data, "prestige", lambda v, w: _typed(v, int, w)))
-        pos.servants(**_table(data, "servants", lambda v, w: _typed(v, int, w)))
-        pos.tribute_paid(**_table(data, "tribute_paid", lambda v, w: _typed(v, str, w)))
+        pos.influence(**desc.table(data, "influence", _influence_table))
+        pos.prestige(**desc.table(data, "prestige", lambda v, w: desc.typed(v, int, w)))
+        pos.servants(**desc.table(data, "servants", lambda v, w: desc.typed(v, int, w)))
+        pos.tribute_paid(**desc.table(data, "tribute_paid", lambda v, w: desc.typed(v, str, w)))
         for key in ("senators", "hand", "permanents", "end_of_turn", "effects",
                     "guild_powers"):
-            getattr(pos, key)(**_table(data, key, _strings))
-        pos.attached(**_table(data, "attached", _attached_table))
-        pos.spots(_table(data, "spots", lambda v, w: _typed(v, str, w)))
-        pos.legions(**_table(data, "legions", lambda v, w: _typed(v, int, w)))
-        pos.primus(**_table(data, "primus", lambda v, w: _typed(v, str, w)))
-        pos.secundus(**_table(data, "secundus", lambda v, w: _typed(v, str, w)))
-        pos.guilds(**_table(data, "guilds", _guild_entry))
+            getattr(pos, key)(**desc.table(data, key, desc.strings))
+        pos.attached(**desc.table(data, "attached", _attached_table))
+        pos.spots(desc.table(data, "spots", lambda v, w: desc.typed(v, str, w)))
+        pos.legions(**desc.table(data, "legions", lambda v, w: desc.typed(v, int, w)))
+        pos.primus(**desc.table(data, "primus", lambda v, w: desc.typed(v, str, w)))
+        pos.secundus(**desc.table(data, "secundus", lambda v, w: desc.typed(v, str, w)))
+        pos.guilds(**desc.table(data, "guilds", _guild_entry))
         for key, exact in (("decks", False), ("exact_decks", True)):
-            for caste, cards_ in _table(data, key, _strings).items():
+            for caste, cards_ in desc.table(data, key, desc.strings).items():
                 pos.deck(caste, *cards_, exact=exact)
         for key, exact in (("piles", False), ("exact_piles", True)):
-            for pile, senators in _table(data, key, _strings).items():
+            for pile, senators in desc.table(data, key, desc.strings).items():
                 pos.pile(pile, *senators, exact=exact)
-        for kind, outcomes in _table(data, "draws", _strings).items():
+        for kind, outcomes in desc.table(data, "draws", desc.strings).items():
             pos.draws(kind, *outcomes)
         return pos
 
@@ -212,7 +212,7 @@ class Position:
     def at(self, phase: str, turn: int | None = None, placer: str | None = None) -> Position:
         """Start at `phase` of `turn` (default 1; 0 for the draft and first Princeps);
         `placer`: in phase III, the family that places next (default the Princeps)."""
-        _known(phase, PHASES, "phase", "phase")
+        desc.known(phase, PHASES, "phase", "phase")
         self._phase = phase
         self._turn = turn if turn is not None else (0 if phase in PHASES[:2] else 1)
         self._placer = placer or ""
@@ -323,7 +323,7 @@ class Position:
 
     def draws(self, kind: str, *outcomes: str) -> Position:
         """The next outcomes of a chance kind (after any already given)."""
-        _known(kind, CHANCE_KINDS, "chance kind", "draws")
+        desc.known(kind, CHANCE_KINDS, "chance kind", "draws")
         self._draws.setdefault(kind, []).extend(outcomes)
         return self
 
@@ -344,7 +344,7 @@ class Position:
         return st
 
     def _seat(self, family: Any, where: str) -> int:
-        return _known(family, self.names, "family", where)
+        return desc.known(family, self.names, "family", where)
 
     def _phase_index(self) -> int:
         return PHASES.index(self._phase)
@@ -376,7 +376,7 @@ class Position:
         for seat, name in enumerate(self.names):
             fam = st.families[seat]
             self._set_influence(fam, name)
-            fam["prestige"] = _typed(self._family["prestige"].get(name, fam["prestige"]), int,
+            fam["prestige"] = desc.typed(self._family["prestige"].get(name, fam["prestige"]), int,
                                      f"prestige.{name}")
             fam["senators"] = [self._senator(s, f"senators.{name}", used)
                                for s in self._family["senators"].get(name, [])]
@@ -395,7 +395,7 @@ class Position:
                 raise ValueError(f"spots: {name} holds {held[seat]} spots but has only "
                                  f"{servants_for(self.num_seats)} servants")
             servants = self._family["servants"].get(name, default)
-            fam["servants"] = _count(servants, f"servants.{name}")
+            fam["servants"] = desc.count(servants, f"servants.{name}")
             if fam["servants"] + held[seat] > servants_for(self.num_seats):
                 raise ValueError(f"servants.{name}: {servants} left and {held[seat]} placed, "
                                  f"more than the {servants_for(self.num_seats)} of "
@@ -408,7 +408,7 @@ class Position:
             rest = _influence(table.pop("rest"), f"{where}.rest")
             fam["influence"] = dict.fromkeys(CASTES, rest)
         for caste, value in table.items():
-            _known(caste, CASTES, "caste", where)
+            desc.known(caste, CASTES, "caste", where)
             fam["influence"][caste] = _influence(value, f"{where}.{caste}")
 
     def _senator(self, sid: Any, where: str, used: _Used) -> str:
@@ -462,12 +462,12 @@ class Position:
         return out
 
     def _guild(self, guild: Any, where: str) -> str:
-        return GUILDS[_known(guild, GUILDS, "guild", where)]
+        return GUILDS[desc.known(guild, GUILDS, "guild", where)]
 
     def _set_board(self, st: CiceronState) -> None:
         spots = spot_names(self.cards)
         for spot, family in self._spots.items():
-            _known(spot, spots, "spot", "spots")
+            desc.known(spot, spots, "spot", "spots")
             if family == AUTOMATII:
                 if self.num_seats != 2:
                     raise ValueError(f"spots.{spot}: the Automatii play only with 2 families")
@@ -475,11 +475,11 @@ class Position:
             else:
                 st.spots[spot] = self._seat(family, f"spots.{spot}")
         for province, count in self._legions.items():
-            _known(province, self.cards.provinces, "province", "legions")
-            st.legions[province] = _count(count, f"legions.{province}")
+            desc.known(province, self.cards.provinces, "province", "legions")
+            st.legions[province] = desc.count(count, f"legions.{province}")
         deployed = sum(st.legions.values())
         left = self.cards.legions - deployed if self._legions_left is None \
-            else _count(self._legions_left, "legions_left")
+            else desc.count(self._legions_left, "legions_left")
         if left < 0 or deployed + left > self.cards.legions:
             raise ValueError(f"legions: {deployed} deployed and {left} left, the box holds "
                              f"{self.cards.legions}")
@@ -489,7 +489,7 @@ class Position:
         for kind in ("primus", "secundus"):
             table = st.primus if kind == "primus" else st.secundus
             for caste, family in self._majority[kind].items():
-                _known(caste, CASTES, "caste", kind)
+                desc.known(caste, CASTES, "caste", kind)
                 table[caste] = self._seat(family, f"{kind}.{caste}")
         for caste in CASTES:
             if st.primus[caste] is not None and st.primus[caste] == st.secundus[caste]:
@@ -506,7 +506,7 @@ class Position:
 
     def _set_decks(self, st: CiceronState, used: _Used) -> None:
         for caste, (top, _) in self._decks.items():
-            _known(caste, CASTES, "caste", "decks")
+            desc.known(caste, CASTES, "caste", "decks")
             for card in top:
                 if self.cards.action(self._action(card, f"decks.{caste}", used)).caste \
                         != caste:
@@ -523,7 +523,7 @@ class Position:
     def _set_piles(self, st: CiceronState, used: _Used) -> None:
         piles = tuple(p.id for p in self.cards.piles)
         for pile, (top, _) in self._piles.items():
-            _known(pile, piles, "pile", "piles")
+            desc.known(pile, piles, "pile", "piles")
             for sid in top:
                 self._senator(sid, f"piles.{pile}", used)
                 if self.cards.senator(sid).pile != pile:
@@ -542,7 +542,7 @@ class Position:
         draws = {kind: list(outcomes) for kind, outcomes in self._draws.items()}
         index = self._phase_index()
         if self._ciceron:
-            _known(self._ciceron, tuple(c.id for c in self.cards.ciceron), "Cicéron card",
+            desc.known(self._ciceron, tuple(c.id for c in self.cards.ciceron), "Cicéron card",
                    "ciceron")
         if index > PHASES.index("ciceron"):
             card = self._ciceron or st.ciceron_deck[-1]
@@ -554,7 +554,7 @@ class Position:
             st.triumvirat = sorted(t.id for t in self.cards.triumvirat_of(self._turn))
         if self._triumvirat:
             where = f"triumvirat (turn {self._turn}'s cards: {', '.join(st.triumvirat)})"
-            _known(self._triumvirat, tuple(st.triumvirat), "Triumvirat card", where)
+            desc.known(self._triumvirat, tuple(st.triumvirat), "Triumvirat card", where)
             if index > PHASES.index("triumvirat"):
                 st.triumvirat_drawn = self._triumvirat
             else:
@@ -631,10 +631,7 @@ class _Used:
 
 def position_from_text(text: str, cards: CardSet | None = None) -> Position:
     """A builder from a TOML description (see the module docstring)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ValueError(f"the position description is not TOML: {err}") from err
+    data = desc.read_toml(text)
     return Position.from_description(data, cards)
 
 
@@ -686,51 +683,31 @@ def action_where(cards: CardSet | None = None, **props: Any) -> str:
 
 
 # -- checking names and values ---------------------------------------------------------------
-def _known(name: Any, names: tuple[str, ...], noun: str, where: str = "") -> int:
-    """The index of `name` among `names`, or a ValueError naming both."""
-    if isinstance(name, str) and name in names:
-        return names.index(name)
-    at = f"{where}: " if where else ""
-    raise ValueError(f"{at}no {noun} {name!r}; one of: {', '.join(names)}")
 
 
-def _typed(value: Any, kind: type, where: str) -> Any:
-    if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
-        return value
-    raise ValueError(f"{where} must be {'an integer' if kind is int else 'a string'}, "
-                     f"not {value!r}")
 
 
-def _count(value: Any, where: str) -> int:
-    count: int = _typed(value, int, where)
-    if count < 0:
-        raise ValueError(f"{where} must not be negative, not {count}")
-    return count
 
 
 def _influence(value: Any, where: str) -> int:
-    level = _count(value, where)
+    level = desc.count(value, where)
     if level > INFLUENCE_MAX:
         raise ValueError(f"{where}: influence is 0 to {INFLUENCE_MAX}, not {level}")
     return level
 
 
-def _strings(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list):
-        raise ValueError(f"{where} must be a list of strings, not {value!r}")
-    return [_typed(v, str, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
 def _influence_table(value: Any, where: str) -> dict[str, int]:
     if not isinstance(value, Mapping):
         raise ValueError(f"{where} must be a table of caste = influence, not {value!r}")
-    return {k: _typed(v, int, f"{where}.{k}") for k, v in value.items()}
+    return {k: desc.typed(v, int, f"{where}.{k}") for k, v in value.items()}
 
 
 def _attached_table(value: Any, where: str) -> dict[str, list[str]]:
     if not isinstance(value, Mapping):
         raise ValueError(f"{where} must be a table of senator = [cards], not {value!r}")
-    return {k: _strings(v, f"{where}.{k}") for k, v in value.items()}
+    return {k: desc.strings(v, f"{where}.{k}") for k, v in value.items()}
 
 
 def _guild_entry(value: Any, where: str) -> dict[str, Any]:
@@ -738,36 +715,23 @@ def _guild_entry(value: Any, where: str) -> dict[str, Any]:
     if isinstance(value, str):
         return {"holder": value, "choice": None}
     if isinstance(value, Mapping):
-        _check_keys(value, ("holder", "choice"), where)
+        desc.check_keys(value, ("holder", "choice"), where)
         if "holder" not in value:
             raise ValueError(f"{where}: a guild table needs its holder")
-        return {"holder": _typed(value["holder"], str, f"{where}.holder"),
+        return {"holder": desc.typed(value["holder"], str, f"{where}.holder"),
                 "choice": value.get("choice")}
     raise ValueError(f"{where} must be a family or {{ holder = ..., choice = ... }}, "
                      f"not {value!r}")
 
 
-def _table(data: Mapping[str, Any], key: str,
-           read: Callable[[Any, str], Any]) -> dict[str, Any]:
-    """`data[key]` (a table; empty if absent), each value read by `read(value, where)`."""
-    table = data.get(key, {})
-    if not isinstance(table, Mapping):
-        raise ValueError(f"{key} must be a table, not {table!r}")
-    return {name: read(value, f"{key}.{name}") for name, value in table.items()}
 
 
-def _check_keys(data: Mapping[str, Any], keys: tuple[str, ...], where: str) -> None:
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{where} must be a table, not {data!r}")
-    for key in data:
-        if key not in keys:
-            raise ValueError(f"{where}: unknown key {key!r}; keys: {', '.join(keys)}")
 
 
 # -- driving a position ------------------------------------------------------------------------
 def seat(st: CiceronState, family: str) -> int:
     """The seat of a family (ValueError naming the families if none)."""
-    return _known(family, tuple(st.seat_names()), "family")
+    return desc.known(family, tuple(st.seat_names()), "family")
 
 
 def play(st: CiceronState, *texts: str) -> list[Event]:
@@ -848,10 +812,10 @@ def holder(st: CiceronState, card: str) -> str | None:
     """Who holds a majority card: "primus-CASTE", "secundus-CASTE" or "guild-GUILD"."""
     kind, _, what = card.partition("-")
     if kind == "guild":
-        found = st.guilds[GUILDS[_known(what, GUILDS, "guild", card)]]["holder"]
+        found = st.guilds[GUILDS[desc.known(what, GUILDS, "guild", card)]]["holder"]
     elif kind in ("primus", "secundus"):
         found = (st.primus if kind == "primus" else st.secundus)[
-            CASTES[_known(what, CASTES, "caste", card)]]
+            CASTES[desc.known(what, CASTES, "caste", card)]]
     else:
         raise ValueError(f"no majority card {card!r}: primus-CASTE, secundus-CASTE or "
                          f"guild-GUILD")
@@ -860,7 +824,7 @@ def holder(st: CiceronState, card: str) -> str | None:
 
 def spot(st: CiceronState, name: str) -> str | None:
     """Who holds a spot: a family, "automatii", or None."""
-    found = st.spots[spot_names(st.cards)[_known(name, spot_names(st.cards), "spot")]]
+    found = st.spots[spot_names(st.cards)[desc.known(name, spot_names(st.cards), "spot")]]
     return st.name(found) if isinstance(found, int) else found
 
 

@@ -68,11 +68,11 @@ Queries: `legal`, `mover`, `step`, `of_kind`, `held`, `at`, `citizens_at`, `room
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from games import descriptions as desc
 from games.core import Event
 from games.municipium import rules
 from games.municipium.board import (
@@ -102,7 +102,7 @@ class Position:
 
     def __init__(self, variant: str = "classic", seats: int = 3, *, target: int = 5,
                  max_turns: int = 600, seed: int = 0) -> None:
-        _known(variant, tuple(VARIANTS), "variant")
+        desc.known(variant, tuple(VARIANTS), "variant")
         self.variant, self.seats, self.seed = variant, seats, seed
         self.options = {"target_decurions": target, "max_turns": max_turns}
         self.families = VARIANTS[variant].families[:seats]
@@ -130,23 +130,23 @@ class Position:
         `first`; `temple`, `praefect`, `deck`, `discard`, `draws`, `wreaths`, `no_favour`;
         the tables `members`, `citizens`, `rooms`, `supply`, `decurions`, `cards`. Each is
         read as the builder method of that name; ValueError names a bad key or value."""
-        _check_keys(data, _KEYS, "the position description")
-        pos = cls(**{k: _typed(data[k], t, k) for k, t in _CONSTRUCTOR.items() if k in data})
+        desc.check_keys(data, _KEYS, "the position description")
+        pos = cls(**{k: desc.typed(data[k], t, k) for k, t in _CONSTRUCTOR.items() if k in data})
         pos._read_tables(data)
         pos._read_lists(data)
         pos._read_scalars(data)
         return pos
 
     def _read_tables(self, data: Mapping[str, Any]) -> None:
-        self.members(**_table(data, "members", _counts))
-        self.supply(**_table(data, "supply", _counts))
-        self.decurions(**_table(data, "decurions", lambda v, w: _typed(v, int, w)))
-        self.cards(**_table(data, "cards", _strings))
-        self.citizens(**_table(data, "citizens", _strings))
-        self.rooms(**_table(data, "rooms", lambda v, w: _typed(v, str, w)))
+        self.members(**desc.table(data, "members", _counts))
+        self.supply(**desc.table(data, "supply", _counts))
+        self.decurions(**desc.table(data, "decurions", lambda v, w: desc.typed(v, int, w)))
+        self.cards(**desc.table(data, "cards", desc.strings))
+        self.citizens(**desc.table(data, "citizens", desc.strings))
+        self.rooms(**desc.table(data, "rooms", lambda v, w: desc.typed(v, str, w)))
 
     def _read_lists(self, data: Mapping[str, Any]) -> None:
-        lists = {k: _strings(data[k], k) for k in _LISTS if k in data}
+        lists = {k: desc.strings(data[k], k) for k in _LISTS if k in data}
         if "temple" in lists:
             self.temple(*lists["temple"])
         self.deck(lists.get("deck", []), discard=lists.get("discard", []))
@@ -154,7 +154,7 @@ class Position:
         self.no_favour(*lists.get("no_favour", []))
 
     def _read_scalars(self, data: Mapping[str, Any]) -> None:
-        got = {k: _typed(data[k], t, k) for k, t in _SCALARS.items() if k in data}
+        got = {k: desc.typed(data[k], t, k) for k, t in _SCALARS.items() if k in data}
         if "praefect" in got:
             self.praefect(got["praefect"])
         if "wreaths" in got:
@@ -232,7 +232,7 @@ class Position:
         return st
 
     def _family(self, name: str, where: str) -> int:
-        return _known(name, self.families, "family", where)
+        return desc.known(name, self.families, "family", where)
 
     def _check_families(self) -> None:
         for where, table in (("members", self._members), ("supply", self._supply),
@@ -251,14 +251,15 @@ class Position:
             for name, count in spec.items():
                 if name != "rest":
                     counts = st.wreathed if name.endswith("*") else st.plain
-                    inst = _known(name.rstrip("*"), INSTITUTIONS, "institution", where)
-                    counts[seat][inst] += _count(count, f"{where}.{name}")
+                    inst = desc.known(name.rstrip("*"), INSTITUTIONS, "institution", where)
+                    counts[seat][inst] += desc.count(count, f"{where}.{name}")
             self._fill_rest(st, seat, spec.get("rest"), where)
 
     def _fill_rest(self, st: MunicipiumState, seat: int, rest: Any, where: str) -> None:
         missing = MEMBERS_PER_FAMILY - sum(st.plain[seat]) - sum(st.wreathed[seat])
         if rest is not None and missing >= 0:
-            st.plain[seat][_known(rest, INSTITUTIONS, "institution", f"{where}.rest")] += missing
+            inst = desc.known(rest, INSTITUTIONS, "institution", f"{where}.rest")
+            st.plain[seat][inst] += missing
             missing = 0
         if missing:
             raise ValueError(f"{where}: {MEMBERS_PER_FAMILY - missing} members given; a family "
@@ -266,7 +267,7 @@ class Position:
 
     def _place_citizens(self, st: MunicipiumState) -> None:
         for name in self._citizens:
-            _known(name, INSTITUTIONS, "institution", "citizens")
+            desc.known(name, INSTITUTIONS, "institution", "citizens")
         st.inst_citizens = [[_colour(c, f"citizens.{name}") for c in self._citizens.get(name, [])]
                             for name in INSTITUTIONS]
         st.room_citizen = [None] * 7
@@ -284,10 +285,12 @@ class Position:
             seat, where = self._family(family, "supply"), f"supply.{family}"
             for name, count in spec.items():
                 if name == "favour":
-                    st.favours[seat] = _count(count, f"{where}.favour")
+                    st.favours[seat] = desc.count(count, f"{where}.favour")
                 else:
-                    st.supply[seat][_colour(name, where)] = _count(count, f"{where}.{name}")
-        st.decurions = [_count(self._decurions.get(f, 0), f"decurions.{f}") for f in self.families]
+                    held = desc.count(count, f"{where}.{name}")
+                    st.supply[seat][_colour(name, where)] = held
+        st.decurions = [desc.count(self._decurions.get(f, 0), f"decurions.{f}")
+                        for f in self.families]
 
     def _set_order(self, st: MunicipiumState) -> None:
         st.temple = [self._family(f, "temple") for f in self._temple]
@@ -309,7 +312,7 @@ class Position:
     def _family_cards(self, family: str, rules_: Variant) -> list[str]:
         cards = list(self._cards.get(family, rules_.family_cards))
         for card in cards:
-            _known(card, rules_.family_cards, f"{self.variant} family card", f"cards.{family}")
+            desc.known(card, rules_.family_cards, f"{self.variant} family card", f"cards.{family}")
         return cards
 
     def _fill_supplies(self, st: MunicipiumState) -> None:
@@ -326,7 +329,7 @@ class Position:
         draws = [COLOURS[_colour(c, "draws")] for c in self._draws]
         st.first = self._family(self._first or self.families[0], "first")
         st.placed, st.ended, st.frames = MEMBERS_PER_FAMILY * self.seats, None, []
-        number = _count(self._turn_number, "turn_number")
+        number = desc.count(self._turn_number, "turn_number")
         if number < 1:
             raise ValueError(f"turn_number must be 1 or more, not {number}")
         st.begin_turn(self._family(self._turn, "turn"), number)
@@ -338,74 +341,38 @@ class Position:
 
 def position_from_text(text: str) -> Position:
     """A builder from a TOML description (see the module docstring)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ValueError(f"the position description is not TOML: {err}") from err
+    data = desc.read_toml(text)
     return Position.from_description(data)
 
 
 # -- checking names and values ---------------------------------------------------------------
-def _known(name: Any, names: tuple[str, ...], noun: str, where: str = "") -> int:
-    """The index of `name` among `names`, or a ValueError naming both."""
-    if isinstance(name, str) and name in names:
-        return names.index(name)
-    at = f"{where}: " if where else ""
-    raise ValueError(f"{at}no {noun} {name!r}; one of: {', '.join(names)}")
 
 
 def _colour(name: Any, where: str) -> int:
-    return _known(name, COLOURS, "citizen colour", where)
+    return desc.known(name, COLOURS, "citizen colour", where)
 
 
 def _meeting_room(name: Any, where: str) -> int:
-    inst = _known(name, INSTITUTIONS, "institution", where)
+    inst = desc.known(name, INSTITUTIONS, "institution", where)
     if inst not in MEETING_ROOMS:
         raise ValueError(f"{where}: the {name} has no meeting room")
     return inst
 
 
-def _typed(value: Any, kind: type, where: str) -> Any:
-    if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
-        return value
-    raise ValueError(f"{where} must be {'an integer' if kind is int else 'a string'}, "
-                     f"not {value!r}")
 
 
-def _count(value: Any, where: str) -> int:
-    count: int = _typed(value, int, where)
-    if count < 0:
-        raise ValueError(f"{where} must not be negative, not {count}")
-    return count
 
 
-def _strings(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list):
-        raise ValueError(f"{where} must be a list of strings, not {value!r}")
-    return [_typed(v, str, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
 def _counts(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise ValueError(f"{where} must be a table of counts, not {value!r}")
-    return {k: _typed(v, str if k == "rest" else int, f"{where}.{k}") for k, v in value.items()}
+    return {k: desc.typed(v, str if k == "rest" else int, f"{where}.{k}") for k, v in value.items()}
 
 
-def _table(data: Mapping[str, Any], key: str,
-           read: Callable[[Any, str], Any]) -> dict[str, Any]:
-    """`data[key]` (a table; empty if absent), each value read by `read(value, where)`."""
-    table = data.get(key, {})
-    if not isinstance(table, Mapping):
-        raise ValueError(f"{key} must be a table, not {table!r}")
-    return {name: read(value, f"{key}.{name}") for name, value in table.items()}
 
 
-def _check_keys(data: Mapping[str, Any], keys: tuple[str, ...], where: str) -> None:
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{where} must be a table, not {data!r}")
-    for key in data:
-        if key not in keys:
-            raise ValueError(f"{where}: unknown key {key!r}; keys: {', '.join(keys)}")
 
 
 def _within(left: list[int], total: int, what: str, variant: str) -> None:
@@ -438,8 +405,8 @@ def start_power(st: MunicipiumState, family: str, institution: str) -> list[Even
     accepted (M15-M21); the decision pending before comes back once the power is over.
     Returns the events."""
     st.events = []
-    seat = _known(family, st.names, "family")
-    rules.execute_power(st, seat, _known(institution, INSTITUTIONS, "institution"))
+    seat = desc.known(family, st.names, "family")
+    rules.execute_power(st, seat, desc.known(institution, INSTITUTIONS, "institution"))
     st._advance()
     return st.events
 
@@ -470,21 +437,21 @@ def of_kind(events: list[Event], kind: str) -> list[dict[str, Any]]:
 
 def held(st: MunicipiumState, family: str) -> dict[str, int]:
     """A family's supply: citizens by colour (non-zero), favours and decurions."""
-    seat = _known(family, st.names, "family")
+    seat = desc.known(family, st.names, "family")
     out = {c: n for c, n in zip(COLOURS, st.supply[seat], strict=True) if n}
     return out | {"favour": st.favours[seat], "decurions": st.decurions[seat]}
 
 
 def at(st: MunicipiumState, institution: str) -> dict[str, tuple[int, int]]:
     """Members in an Institution: family -> (plain, distinguished), present families only."""
-    i = _known(institution, INSTITUTIONS, "institution")
+    i = desc.known(institution, INSTITUTIONS, "institution")
     return {st.names[s]: (st.plain[s][i], st.wreathed[s][i]) for s in range(st.num_seats)
             if st.plain[s][i] or st.wreathed[s][i]}
 
 
 def citizens_at(st: MunicipiumState, institution: str) -> list[str]:
     """The citizens in an Institution (not its meeting room), sorted by name."""
-    i = _known(institution, INSTITUTIONS, "institution")
+    i = desc.known(institution, INSTITUTIONS, "institution")
     return sorted(COLOURS[c] for c in st.inst_citizens[i])
 
 
