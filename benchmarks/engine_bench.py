@@ -1,23 +1,30 @@
 """Engine throughput: random playouts, legal-decision generation, serialization.
 
-    python3 benchmarks/engine_bench.py [--seconds S] [--json]
+    python3 benchmarks/engine_bench.py [--game municipium|ciceron|all] [--seats N]
+                                       [--seconds S] [--json] [--profile]
 
-Measures, for Municipium (classic, 4 families by default), in one process:
+Measures, for one game (Municipium by default; `--game ciceron` for Cicéron, `--game all`
+for every registered game), in its default variant (`--variant`) with 4 seats (families)
+by default, in one process:
   (a) random playouts: a cheap random choice among `legal_decisions` + `apply`, in
       decisions/s and complete games/s (game creation included); again with
       `apply_unchecked` (the fast path, no re-validation);
   (b) `legal_decisions` in µs per call, over positions sampled from random games (Municipium
-      computes the options while applying the previous decision, so this is mostly a copy:
-      the generation itself is inside the playout figures);
+      and Cicéron compute the options while applying the previous decision, so this is
+      mostly a copy: the generation itself is inside the playout figures);
   (c) `to_bytes` and `games.load` in µs, and the state size in bytes, over the same positions.
 The targets are printed alongside: >= 20,000 decisions/s and >= 50 games/s.
+`--profile` adds a cProfile of the validated random playouts (where the time goes).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import platform
+import pstats
 import random
 import sys
 import time
@@ -27,10 +34,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
-from games import GameState, load, new_game  # noqa: E402
+from games import GAMES, GameState, get_game, load, new_game  # noqa: E402
 
 TARGET_DECISIONS_PER_S = 20_000
 TARGET_GAMES_PER_S = 50
+#: Games whose `legal_decisions` returns a list computed by the previous `apply`.
+PRECOMPUTED = {"municipium", "ciceron"}
 
 
 def playouts(game: str, variant: str, seats: int, seconds: float,
@@ -114,6 +123,20 @@ def measure(game: str, variant: str, seats: int, seconds: float, positions: int)
     return report
 
 
+def profile(game: str, variant: str, seats: int, seconds: float, top: int = 25) -> str:
+    """cProfile of validated random playouts for about `seconds`: the `top` functions by
+    internal time, then by cumulative time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    playouts(game, variant, seats, seconds, fast=False)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out).strip_dirs()
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
 def verdict(value: float, target: float) -> str:
     return "ok" if value >= target else "BELOW TARGET"
 
@@ -135,7 +158,7 @@ def table(report: dict[str, Any]) -> str:
         rows.append(("", f"{p['decisions_per_game']:,.0f}", "decisions/game", ""))
     rows.append(("legal_decisions", f"{report['legal_decisions_us']:.2f}", "µs/call",
                  f"{report['branching']:.1f} decisions on average"
-                 + (" (precomputed by apply)" if report["game"] == "municipium" else "")))
+                 + (" (precomputed by apply)" if report["game"] in PRECOMPUTED else "")))
     rows.append(("to_bytes (serialize)", f"{report['to_bytes_us']:.1f}", "µs", ""))
     rows.append(("games.load (deserialize)", f"{report['load_us']:.1f}", "µs", ""))
     rows.append(("state size", f"{report['state_bytes_mean']:,.0f}", "bytes",
@@ -154,17 +177,41 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0,
                         help="time budget of each measurement (default: %(default)s)")
-    parser.add_argument("--game", default="municipium")
-    parser.add_argument("--variant", default="classic")
-    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--game", default="municipium",
+                        help="a registered game, or `all` (default: %(default)s)")
+    parser.add_argument("--variant",
+                        help="the game's variant (default: the game's first)")
+    parser.add_argument("--seats", type=int, default=4,
+                        help="seats (families) per game (default: %(default)s)")
     parser.add_argument("--positions", type=int, default=2000,
                         help="positions sampled for (b) and (c) (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--profile", action="store_true",
+                        help="also profile the validated playouts (cProfile)")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.positions < 1:
         parser.error("--seconds and --positions must be positive")
-    report = measure(args.game, args.variant, args.seats, args.seconds, args.positions)
-    print(json.dumps(report, indent=2) if args.json else table(report))
+    names = sorted(GAMES) if args.game == "all" else [args.game]
+    reports = []
+    for name in names:
+        try:
+            game = get_game(name)
+            variant = args.variant or game.default_variant
+            game.check_setup(variant, args.seats, None)
+        except ValueError as error:
+            parser.error(str(error))
+        report = measure(game.name, variant, args.seats, args.seconds, args.positions)
+        if args.profile:
+            report["profile"] = profile(game.name, variant, args.seats, args.seconds)
+        reports.append(report)
+    if args.json:
+        print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2))
+        return 0
+    for report in reports:
+        print(table(report))
+        if "profile" in report:
+            print(report["profile"])
+        print()
     return 0
 
 

@@ -6,8 +6,10 @@ searches must do so on `state.determinize(seat, seed)`, never on the real state,
 it cannot read hidden information (the deck order, future draws, other hands).
 
 Each bot package registers itself on import (`register_bot`), saying which games it
-understands: `random` plays any game; a heuristic bot only the games it knows. Plugin
-modules (see `games.load_plugins`) may register more.
+understands: `random` plays any game; a heuristic bot only the games it knows. One name
+may have one bot per game: two packages may each register `greedy` for their own game,
+and `make_bot("greedy", seed, game)` makes the one for that game.
+Plugin modules (see `games.load_plugins`) may register more.
 
     >>> from games import GAMES, new_game
     >>> game = sorted(GAMES)[0]
@@ -21,8 +23,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from games.core import Decision, GameState
@@ -42,17 +44,66 @@ class Bot(Protocol):
 
 @dataclass(frozen=True)
 class BotEntry:
-    """A registered bot: how to make it and which games it plays."""
+    """A registered bot name: how to make it for each game it plays.
+
+    One name may have one factory per game (a `greedy` bot registered by two packages,
+    each for its own game): `factories` maps each game to its factory, and `default` (if
+    any) makes the bot for every other game.
+    """
 
     name: str
-    #: Called as factory(seed=...).
-    factory: Callable[..., Bot]
-    #: The games it understands; None: every game.
-    games: frozenset[str] | None
+    #: Game -> the factory of the bot for that game, called as factory(seed=...).
+    factories: Mapping[str, Callable[..., Bot]] = field(default_factory=dict)
+    #: The factory for any game not in `factories` (None: only those games).
+    default: Callable[..., Bot] | None = None
     description: str = ""
 
+    @property
+    def games(self) -> frozenset[str] | None:
+        """The games it understands; None: every game."""
+        return None if self.default is not None else frozenset(self.factories)
+
+    @property
+    def factory(self) -> Callable[..., Bot]:
+        """The one factory of a bot registered once; for a name with a factory per game,
+        one that makes a `PerGameBot` (it picks the game's bot from the state it is
+        handed)."""
+        makers = {*self.factories.values(), *([self.default] if self.default else [])}
+        if len(makers) == 1:
+            return next(iter(makers))
+        return lambda seed=0: PerGameBot(self, seed)
+
     def plays(self, game: str) -> bool:
-        return self.games is None or game in self.games
+        return self.default is not None or game in self.factories
+
+    def factory_for(self, game: str) -> Callable[..., Bot] | None:
+        """The factory of the bot for `game` (None if this name does not play it)."""
+        return self.factories.get(game, self.default)
+
+    def refusal(self, game: str) -> str:
+        """Why this name cannot play `game`."""
+        return (f"bot {self.name!r} plays only {', '.join(sorted(self.games or ()))}, "
+                f"not {game}; bots for {game}: {', '.join(bot_names(game))}")
+
+
+class PerGameBot:
+    """A bot name with one factory per game, made before the game is known (`make_bot`
+    without a game): the game's own bot is made, with the same seed, from the first state
+    it is handed, one per game."""
+
+    def __init__(self, entry: BotEntry, seed: int) -> None:
+        self.name = entry.name
+        self.entry, self.seed = entry, seed
+        self.bots: dict[str, Bot] = {}
+
+    def choose(self, state: GameState, seat: int) -> Decision:
+        bot = self.bots.get(state.game)
+        if bot is None:
+            factory = self.entry.factory_for(state.game)
+            if factory is None:
+                raise ValueError(self.entry.refusal(state.game))
+            bot = self.bots[state.game] = factory(seed=self.seed)
+        return bot.choose(state, seat)
 
 
 #: Bot name -> entry. Filled by `register_bot` as bot packages are imported.
@@ -61,9 +112,23 @@ REGISTRY: dict[str, BotEntry] = {}
 
 def register_bot(name: str, factory: Callable[..., Bot], *, games: tuple[str, ...] | None = None,
                  description: str = "") -> None:
-    """Make a bot available by name, for the games it understands (None: all)."""
-    REGISTRY[name] = BotEntry(name, factory, None if games is None else frozenset(games),
-                              description)
+    """Make a bot available by name, for the games it understands (None: all).
+
+    Registering a name again for other games adds a factory for those games to the same
+    name (one bot name, one factory per game); registering it again for a game it already
+    has replaces that game's factory.
+    """
+    known = REGISTRY.get(name)
+    factories = dict(known.factories) if known else {}
+    default = known.default if known else None
+    if games is None:
+        default = factory
+    else:
+        factories.update(dict.fromkeys(games, factory))
+    if known and known.description and description and description not in known.description:
+        description = f"{known.description}; {description}"
+    REGISTRY[name] = BotEntry(name, factories, default,
+                              description or (known.description if known else ""))
 
 
 def bot_names(game: str | None = None) -> tuple[str, ...]:
@@ -75,16 +140,20 @@ def bot_names(game: str | None = None) -> tuple[str, ...]:
 def make_bot(name: str, seed: int, game: str | None = None) -> Bot:
     """A fresh bot of the given registry name, with its own seeded randomness.
 
-    Raises ValueError for an unknown bot, or one that does not play `game` (when given).
+    With `game`, the bot the name has for that game; without, the name's only bot, or a
+    `PerGameBot` for a name with one bot per game. Raises ValueError for an unknown bot,
+    or one that does not play `game` (when given).
     """
     _discover()
     entry = REGISTRY.get(name)
     if entry is None:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(bot_names())}")
-    if game is not None and not entry.plays(game):
-        raise ValueError(f"bot {name!r} plays only {', '.join(sorted(entry.games or ()))}, "
-                         f"not {game}; bots for {game}: {', '.join(bot_names(game))}")
-    return entry.factory(seed=seed)
+    if game is None:
+        return entry.factory(seed=seed)
+    factory = entry.factory_for(game)
+    if factory is None:
+        raise ValueError(entry.refusal(game))
+    return factory(seed=seed)
 
 
 _discovered = False
@@ -109,4 +178,5 @@ def __getattr__(name: str) -> tuple[str, ...]:
     raise AttributeError(name)
 
 
-__all__ = ["BOT_NAMES", "Bot", "BotEntry", "REGISTRY", "bot_names", "make_bot", "register_bot"]
+__all__ = ["BOT_NAMES", "Bot", "BotEntry", "PerGameBot", "REGISTRY", "bot_names", "make_bot",
+           "register_bot"]

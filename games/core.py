@@ -192,10 +192,9 @@ def derive_seed(seed: int, *labels: object) -> int:
     """A child seed from a parent seed and labels (e.g. a game's index in a series)."""
     rng = Rng(seed)
     for label in labels:
-        for ch in str(label):
-            rng.state ^= ord(ch)
-            rng.next64()
-        rng.next64()
+        for ch in str(label):  # each character into a fully mixed state
+            rng.state = rng.next64() ^ ord(ch)
+        rng.state = rng.next64() ^ 0x1F  # end of label: ("ab", "c") differs from ("a", "bc")
     return rng.next64() >> 1
 
 

@@ -324,7 +324,7 @@ def test_a_grpc_bot_refuses_a_game_it_does_not_play(
         env={**os.environ, "CURIA_SEAT_TOKEN": created.seats[0].token},
         capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stderr
-    assert "bot 'greedy' plays only municipium, not guess" in done.stderr
+    assert "bot 'greedy' plays only " in done.stderr and "not guess" in done.stderr
     assert "Traceback" not in done.stderr
 
 
