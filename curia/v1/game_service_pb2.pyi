@@ -1,4 +1,5 @@
 from curia.v1 import ciceron_pb2 as _ciceron_pb2
+from curia.v1 import leges_pb2 as _leges_pb2
 from curia.v1 import municipium_pb2 as _municipium_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -164,22 +165,26 @@ class JoinGameResponse(_message.Message):
     def __init__(self, seat: _Optional[_Union[SeatCredential, _Mapping]] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("notation", "municipium", "ciceron")
+    __slots__ = ("notation", "municipium", "ciceron", "leges")
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     MUNICIPIUM_FIELD_NUMBER: _ClassVar[int]
     CICERON_FIELD_NUMBER: _ClassVar[int]
+    LEGES_FIELD_NUMBER: _ClassVar[int]
     notation: str
     municipium: _municipium_pb2.MunicipiumDecision
     ciceron: _ciceron_pb2.CiceronDecision
-    def __init__(self, notation: _Optional[str] = ..., municipium: _Optional[_Union[_municipium_pb2.MunicipiumDecision, _Mapping]] = ..., ciceron: _Optional[_Union[_ciceron_pb2.CiceronDecision, _Mapping]] = ...) -> None: ...
+    leges: _leges_pb2.LegesDecision
+    def __init__(self, notation: _Optional[str] = ..., municipium: _Optional[_Union[_municipium_pb2.MunicipiumDecision, _Mapping]] = ..., ciceron: _Optional[_Union[_ciceron_pb2.CiceronDecision, _Mapping]] = ..., leges: _Optional[_Union[_leges_pb2.LegesDecision, _Mapping]] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("municipium", "ciceron")
+    __slots__ = ("municipium", "ciceron", "leges")
     MUNICIPIUM_FIELD_NUMBER: _ClassVar[int]
     CICERON_FIELD_NUMBER: _ClassVar[int]
+    LEGES_FIELD_NUMBER: _ClassVar[int]
     municipium: _municipium_pb2.MunicipiumObservation
     ciceron: _ciceron_pb2.CiceronObservation
-    def __init__(self, municipium: _Optional[_Union[_municipium_pb2.MunicipiumObservation, _Mapping]] = ..., ciceron: _Optional[_Union[_ciceron_pb2.CiceronObservation, _Mapping]] = ...) -> None: ...
+    leges: _leges_pb2.LegesObservation
+    def __init__(self, municipium: _Optional[_Union[_municipium_pb2.MunicipiumObservation, _Mapping]] = ..., ciceron: _Optional[_Union[_ciceron_pb2.CiceronObservation, _Mapping]] = ..., leges: _Optional[_Union[_leges_pb2.LegesObservation, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("version", "kind", "data_json")
