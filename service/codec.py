@@ -21,9 +21,10 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import Any
 
 from curia.v1 import game_service_pb2 as pb
 from games.core import (
@@ -43,6 +44,8 @@ __all__ = [
     "codec_for",
     "decision_from_proto",
     "decision_to_proto",
+    "enum_values",
+    "enum_word",
     "events_to_proto",
     "observation_to_proto",
     "register_codec",
@@ -62,6 +65,26 @@ class GameCodec:
     decode_decision: Callable[[pb.Decision], Decision]
     #: Fill the game's case of a `pb.Observation` from the engine's observation JSON.
     encode_observation: Callable[[JSON, pb.Observation], None]
+
+
+def enum_values(enum: Any, prefix: str, names: Iterable[str],
+                renamed: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Engine word -> enum number, e.g. `grande-famille` -> MUNICIPIUM_CARD_GRANDE_FAMILLE
+    (`renamed` maps a word to the enum's spelling). A word the contract lacks fails at
+    import, so an engine and its contract cannot drift apart silently."""
+    renamed = renamed or {}
+    return {name: enum.Value(prefix + renamed.get(name, name).upper().replace("-", "_"))
+            for name in names}
+
+
+def enum_word(names: Mapping[int, str], number: int, field: str) -> str:
+    """The engine word of an enum number read from `field`; NotationError if none (proto3
+    enums are open: 0 and unknown numbers arrive as plain ints)."""
+    word = names.get(number)
+    if word is None:
+        problem = "is not set" if number == 0 else f"has no value {number}"
+        raise NotationError(f"{field} {problem}")
+    return word
 
 
 _CODECS: dict[str, GameCodec] = {}

@@ -17,7 +17,7 @@ is `null` there and stays unset here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from curia.v1 import ciceron_pb2 as cpb
@@ -26,7 +26,7 @@ from games.ciceron.cardset import CASTES, EFFECTS, GUILDS
 from games.ciceron.effects import reward_word
 from games.ciceron.rules import VERBS, form_error
 from games.core import JSON, Decision, NotationError, notation
-from service.codec import GameCodec, register_codec
+from service.codec import GameCodec, enum_values, enum_word, register_codec
 
 CICERON = "ciceron"
 #: The phases of a turn, as the observation's `phase` names them.
@@ -47,29 +47,19 @@ _MAX_NOTATION = 200
 # ---------------------------------------------------------------------------------------
 # Enum mappings (engine word <-> proto enum number)
 # ---------------------------------------------------------------------------------------
-def _enum_values(enum: Any, prefix: str, names: Iterable[str]) -> dict[str, int]:
-    """engine word -> enum number, e.g. `tribute_exempt` -> CICERON_EFFECT_KIND_TRIBUTE_EXEMPT."""
-    return {name: int(enum.Value(prefix + name.upper().replace("-", "_"))) for name in names}
 
 
-_CASTE = _enum_values(cpb.CiceronCaste, "CICERON_CASTE_", CASTES)
-_GUILD = _enum_values(cpb.CiceronGuild, "CICERON_GUILD_", GUILDS)
-_CHOICE = _enum_values(cpb.CiceronGuildChoice, "CICERON_GUILD_CHOICE_", GUILD_CHOICES)
-_PHASE = _enum_values(cpb.CiceronPhase, "CICERON_PHASE_", PHASES)
-_EFFECT = _enum_values(cpb.CiceronEffectKind, "CICERON_EFFECT_KIND_", EFFECTS)
-_TRIBUTE = _enum_values(cpb.CiceronTributeWay, "CICERON_TRIBUTE_WAY_", TRIBUTE_WAYS)
+_CASTE = enum_values(cpb.CiceronCaste, "CICERON_CASTE_", CASTES)
+_GUILD = enum_values(cpb.CiceronGuild, "CICERON_GUILD_", GUILDS)
+_CHOICE = enum_values(cpb.CiceronGuildChoice, "CICERON_GUILD_CHOICE_", GUILD_CHOICES)
+_PHASE = enum_values(cpb.CiceronPhase, "CICERON_PHASE_", PHASES)
+_EFFECT = enum_values(cpb.CiceronEffectKind, "CICERON_EFFECT_KIND_", EFFECTS)
+_TRIBUTE = enum_values(cpb.CiceronTributeWay, "CICERON_TRIBUTE_WAY_", TRIBUTE_WAYS)
 
 _CASTE_NAME = {number: name for name, number in _CASTE.items()}
 _CHOICE_NAME = {number: name for name, number in _CHOICE.items()}
 
 
-def _word(names: Mapping[int, str], number: int, field: str) -> str:
-    """The engine word of an enum number read from `field`; NotationError if none."""
-    word = names.get(number)
-    if word is None:
-        problem = "is not set" if number == 0 else f"has no value {number}"
-        raise NotationError(f"{field} {problem}")
-    return word
 
 
 def _id(value: str, field: str) -> str:
@@ -98,7 +88,7 @@ def _caste_of(word: str, decision: Decision) -> int:
     if number is None:
         raise NotationError(f"'{decision}' is not a {CICERON} decision: {word!r} is not a "
                             f"caste; castes are: {', '.join(CASTES)}")
-    return number
+    return int(number)
 
 
 def encode_decision(decision: Decision, out: pb.Decision) -> None:
@@ -133,7 +123,7 @@ def encode_decision(decision: Decision, out: pb.Decision) -> None:
         if choice is None:
             raise NotationError(f"'{decision}' is not a {CICERON} decision: one chooses "
                                 f"{' or '.join(GUILD_CHOICES)}, not {args[0]!r}")
-        typed.choose.choice = choice  # type: ignore[assignment]
+        typed.choose.choice = choice
     else:  # pragma: no cover - every verb of VERBS is handled above
         raise NotationError(f"'{decision}' has no typed form")
 
@@ -168,13 +158,13 @@ def _decode_case(kind: str, typed: cpb.CiceronDecision) -> Decision:
         if which == "prestige":
             return Decision("reward", ("prestige",))
         if which == "caste":
-            return Decision("reward", (_word(_CASTE_NAME, case.caste, f"{field}.caste"),))
+            return Decision("reward", (enum_word(_CASTE_NAME, case.caste, f"{field}.caste"),))
         raise NotationError(f"{field}: set its reward, prestige or a caste")
     if kind == "pay":
-        return Decision("pay", (_word(_CASTE_NAME, case.first, f"{field}.first"),
-                                _word(_CASTE_NAME, case.second, f"{field}.second")))
+        return Decision("pay", (enum_word(_CASTE_NAME, case.first, f"{field}.first"),
+                                enum_word(_CASTE_NAME, case.second, f"{field}.second")))
     if kind == "choose":
-        return Decision("choose", (_word(_CHOICE_NAME, case.choice, f"{field}.choice"),))
+        return Decision("choose", (enum_word(_CHOICE_NAME, case.choice, f"{field}.choice"),))
     raise NotationError(f"{field} is not a {CICERON} decision")  # pragma: no cover
 
 
@@ -222,14 +212,14 @@ def _turn_effect(entry: JSON) -> cpb.CiceronTurnEffect:
     if "card" in entry:
         return cpb.CiceronTurnEffect(card=entry["card"])
     caste = entry.get("caste") or ""
-    return cpb.CiceronTurnEffect(kind=_EFFECT[entry["kind"]],  # type: ignore[arg-type]
+    return cpb.CiceronTurnEffect(kind=_EFFECT[entry["kind"]],
                                  amount=entry.get("amount") or 0,
                                  caste=_CASTE[caste] if caste else 0)  # type: ignore[arg-type]
 
 
 def _board(view: JSON, seat_of: _Seats) -> cpb.CiceronBoard:
     board = cpb.CiceronBoard(
-        family=view["family"], home=_CASTE[view["home"]],  # type: ignore[arg-type]
+        family=view["family"], home=_CASTE[view["home"]],
         influence=_counts(view["influence"]), prestige=view["prestige"],
         servants=view["servants"], senators=view["senators"],
         cenacle_limit=view["cenacle_limit"], senate_votes=view["senate_votes"],
@@ -239,7 +229,7 @@ def _board(view: JSON, seat_of: _Seats) -> cpb.CiceronBoard:
         turn_effects=[_turn_effect(entry) for entry in view["turn_effects"]],
         hand_by_caste=_counts(view["hand_by_caste"]), drawn_count=view["drawn_count"],
         voted=view["voted"],
-        guild_powers=[_GUILD[guild] for guild in view["guild_powers"]],  # type: ignore[misc]
+        guild_powers=[_GUILD[guild] for guild in view["guild_powers"]],
     )
     _ids(view["hand"], board.hand)
     _ids(view["drawn"], board.drawn)
@@ -247,7 +237,7 @@ def _board(view: JSON, seat_of: _Seats) -> cpb.CiceronBoard:
         board.vote = seat_of(view["vote"])
     tribute = view["tribute"]
     if tribute is not None:
-        board.tribute.how = _TRIBUTE[tribute["how"]]  # type: ignore[assignment]
+        board.tribute.how = _TRIBUTE[tribute["how"]]
         board.tribute.paid.extend(_CASTE[c] for c in tribute.get("paid") or ())
     return board
 
@@ -265,11 +255,11 @@ def _majority_card(word: str) -> cpb.CiceronMajorityCard:
     """`primus-orator`, `secundus-orator`, `guild-artisans` as a typed majority card."""
     kind, what = word.split("-", 1)
     if kind == "guild":
-        return cpb.CiceronMajorityCard(guild=_GUILD[what])  # type: ignore[arg-type]
+        return cpb.CiceronMajorityCard(guild=_GUILD[what])
     if kind == "primus":
-        return cpb.CiceronMajorityCard(primus=_CASTE[what])  # type: ignore[arg-type]
+        return cpb.CiceronMajorityCard(primus=_CASTE[what])
     if kind == "secundus":
-        return cpb.CiceronMajorityCard(secundus=_CASTE[what])  # type: ignore[arg-type]
+        return cpb.CiceronMajorityCard(secundus=_CASTE[what])
     raise ValueError(f"{word!r} is not a majority card")
 
 
@@ -277,7 +267,7 @@ def _legion_reward(key: str, amount: int) -> cpb.CiceronLegionReward:
     word = reward_word(key)
     if word == "prestige":
         return cpb.CiceronLegionReward(prestige=True, amount=amount)
-    return cpb.CiceronLegionReward(caste=_CASTE[word], amount=amount)  # type: ignore[arg-type]
+    return cpb.CiceronLegionReward(caste=_CASTE[word], amount=amount)
 
 
 _StepFiller = Callable[[JSON, Any, _Seats], None]
@@ -392,7 +382,7 @@ def encode_observation(observation: JSON, out: pb.Observation) -> None:
         card_set_name=observation["card_set"]["name"],
         card_set_digest=observation["card_set"]["digest"],
         turn=observation["turn"], turns=observation["turns"],
-        phase=_PHASE[observation["phase"]],  # type: ignore[arg-type]
+        phase=_PHASE[observation["phase"]],
         boards=[_board(view, seat_of) for view in observation["boards"]],
         spots=[_spot(spot, holder, seat_of) for spot, holder in observation["spots"].items()],
         piles=[cpb.CiceronPile(pile=pile, size=size)
@@ -426,7 +416,7 @@ def encode_observation(observation: JSON, out: pb.Observation) -> None:
 
 
 def _caste_majority(caste: str, observation: JSON, seat_of: _Seats) -> cpb.CiceronCasteMajority:
-    out = cpb.CiceronCasteMajority(caste=_CASTE[caste])  # type: ignore[arg-type]
+    out = cpb.CiceronCasteMajority(caste=_CASTE[caste])
     primus, secundus = observation["primus"][caste], observation["secundus"][caste]
     if primus is not None:
         out.primus = seat_of(primus)
@@ -436,11 +426,11 @@ def _caste_majority(caste: str, observation: JSON, seat_of: _Seats) -> cpb.Cicer
 
 
 def _guild_majority(guild: str, view: JSON, seat_of: _Seats) -> cpb.CiceronGuildMajority:
-    out = cpb.CiceronGuildMajority(guild=_GUILD[guild])  # type: ignore[arg-type]
+    out = cpb.CiceronGuildMajority(guild=_GUILD[guild])
     if view["holder"] is not None:
         out.holder = seat_of(view["holder"])
     if view["choice"] is not None:
-        out.choice = _CHOICE[view["choice"]]  # type: ignore[assignment]
+        out.choice = _CHOICE[view["choice"]]
     return out
 
 

@@ -18,14 +18,12 @@ there and stays unset here.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import leges_pb2 as lpb
 from games.core import JSON, Decision, NotationError, notation
 from games.leges.rules import DIRECTIONS, VERBS, form_error
-from service.codec import GameCodec, register_codec
+from service.codec import GameCodec, enum_values, enum_word, register_codec
 
 LEGES = "leges"
 #: The steps an observation's `agenda` may list (games/leges/observation.py `agenda`).
@@ -42,23 +40,13 @@ HOLD_WORD, NO_LAW_WORD = "hold", "none"
 # ---------------------------------------------------------------------------------------
 # Enum mappings (engine word <-> proto enum number)
 # ---------------------------------------------------------------------------------------
-def _enum_values(enum: Any, prefix: str, names: tuple[str, ...]) -> dict[str, int]:
-    """engine word -> enum number, e.g. `end-of-round` -> LEGES_AGENDA_STEP_END_OF_ROUND."""
-    return {name: int(enum.Value(prefix + name.upper().replace("-", "_"))) for name in names}
 
 
-_DIRECTION = _enum_values(lpb.LegesDirection, "LEGES_DIRECTION_", DIRECTIONS)
-_AGENDA = _enum_values(lpb.LegesAgendaStep, "LEGES_AGENDA_STEP_", AGENDA_STEPS)
+_DIRECTION = enum_values(lpb.LegesDirection, "LEGES_DIRECTION_", DIRECTIONS)
+_AGENDA = enum_values(lpb.LegesAgendaStep, "LEGES_AGENDA_STEP_", AGENDA_STEPS)
 _DIRECTION_NAME = {number: name for name, number in _DIRECTION.items()}
 
 
-def _word(names: Mapping[int, str], number: int, field: str) -> str:
-    """The engine word of an enum number read from `field`; NotationError if none."""
-    word = names.get(number)
-    if word is None:
-        problem = "is not set" if number == 0 else f"has no value {number}"
-        raise NotationError(f"{field} {problem}")
-    return word
 
 
 def _id(value: str, field: str) -> str:
@@ -99,7 +87,7 @@ def encode_decision(decision: Decision, out: pb.Decision) -> None:
         getattr(typed, verb).SetInParent()
     elif verb == "shift":
         typed.shift.colour = args[0]
-        typed.shift.direction = _DIRECTION[args[1]]  # type: ignore[assignment]
+        typed.shift.direction = _DIRECTION[args[1]]
     elif verb == "law":
         tier = int(args[1])
         if not 0 < tier < 2**32:
@@ -121,7 +109,7 @@ def _decode_case(kind: str, typed: lpb.LegesDecision) -> Decision:
         return Decision(kind)
     if kind == "shift":
         return Decision("shift", (_id(case.colour, f"{field}.colour"),
-                                  _word(_DIRECTION_NAME, case.direction, f"{field}.direction")))
+                                  enum_word(_DIRECTION_NAME, case.direction, f"{field}.direction")))
     if kind == "law":
         return Decision("law", (_id(case.colour, f"{field}.colour"),
                                 _tier(case.tier, f"{field}.tier")))
@@ -219,7 +207,7 @@ def encode_observation(observation: JSON, out: pb.Observation) -> None:
                     for c in colours],
         deck=observation["deck"], discard=observation["discard"],
         boards=[_board(view, colours) for view in observation["boards"]],
-        agenda=[_AGENDA[step] for step in observation["agenda"]],  # type: ignore[misc]
+        agenda=[_AGENDA[step] for step in observation["agenda"]],
     )
     for seat, word in enumerate(observation["law_requests"]):
         entry = typed.law_requests.add(seat=seat)

@@ -8,7 +8,7 @@ whatever the message holds (proto3 enums are open: 0 and unknown numbers arrive 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from curia.v1 import game_service_pb2 as pb
@@ -30,7 +30,7 @@ from games.municipium.board import (
     PRAEFECT_VISIT,
     YOUR_POWERS,
 )
-from service.codec import GameCodec, register_codec
+from service.codec import GameCodec, enum_values, enum_word, register_codec
 
 MUNICIPIUM = "municipium"
 
@@ -38,12 +38,6 @@ MUNICIPIUM = "municipium"
 # ---------------------------------------------------------------------------------------
 # Enum mappings (engine word <-> proto enum number)
 # ---------------------------------------------------------------------------------------
-def _enum_values(enum: Any, prefix: str, names: Iterable[str],
-                 renamed: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """engine word -> enum number, e.g. `grande-famille` -> MUNICIPIUM_CARD_GRANDE_FAMILLE."""
-    renamed = renamed or {}
-    return {name: enum.Value(prefix + renamed.get(name, name).upper().replace("-", "_"))
-            for name in names}
 
 
 #: The cards of the contract, in its order: `common` (play the top of the deck), the
@@ -51,13 +45,13 @@ def _enum_values(enum: Any, prefix: str, names: Iterable[str],
 CARD_NAMES = ("common", YOUR_POWERS, PRAEFECT, INVITATIONS, GRANDE_FAMILLE,
               PRAEFECT_VISIT, CITIZEN_VISIT, ONE_POWER, ALL_POWERS)
 
-_INSTITUTION: dict[str, mpb.MunicipiumInstitution] = _enum_values(
+_INSTITUTION: dict[str, mpb.MunicipiumInstitution] = enum_values(
     mpb.MunicipiumInstitution, "MUNICIPIUM_INSTITUTION_", INSTITUTIONS)
-_CITIZEN: dict[str, mpb.MunicipiumCitizen] = _enum_values(
+_CITIZEN: dict[str, mpb.MunicipiumCitizen] = enum_values(
     mpb.MunicipiumCitizen, "MUNICIPIUM_CITIZEN_", COLOURS)
-_FAMILY: dict[str, mpb.MunicipiumFamily] = _enum_values(
+_FAMILY: dict[str, mpb.MunicipiumFamily] = enum_values(
     mpb.MunicipiumFamily, "MUNICIPIUM_FAMILY_", FAMILIES)
-_CARD: dict[str, mpb.MunicipiumCard] = _enum_values(
+_CARD: dict[str, mpb.MunicipiumCard] = enum_values(
     mpb.MunicipiumCard, "MUNICIPIUM_CARD_", CARD_NAMES, {YOUR_POWERS: "your-powers"})
 
 _INSTITUTION_NAME: dict[int, str] = {number: name for name, number in _INSTITUTION.items()}
@@ -66,13 +60,6 @@ _FAMILY_NAME: dict[int, str] = {number: name for name, number in _FAMILY.items()
 _CARD_NAME: dict[int, str] = {number: name for name, number in _CARD.items()}
 
 
-def _word(names: Mapping[int, str], number: int, field: str) -> str:
-    """The engine word of an enum number read from `field`; NotationError if none."""
-    word = names.get(number)
-    if word is None:
-        problem = "is not set" if number == 0 else f"has no value {number}"
-        raise NotationError(f"{field} {problem}")
-    return word
 
 
 # ---------------------------------------------------------------------------------------
@@ -177,7 +164,7 @@ _Decoder = Callable[[mpb.MunicipiumDecision], Decision]
 
 
 def _member_word(member: mpb.MunicipiumMember, field: str) -> str:
-    inst = _word(_INSTITUTION_NAME, member.institution, f"{field}.institution")
+    inst = enum_word(_INSTITUTION_NAME, member.institution, f"{field}.institution")
     return inst + ("*" if member.distinguished else "")
 
 
@@ -186,14 +173,14 @@ def _dec_arrow(kind: str) -> _Decoder:
         case = getattr(message, kind)
         field = f"{MUNICIPIUM}.{kind}"
         return Decision(kind, (_member_word(case.member, f"{field}.member"),
-                               _word(_INSTITUTION_NAME, case.to, f"{field}.to")))
+                               enum_word(_INSTITUTION_NAME, case.to, f"{field}.to")))
     return decode
 
 
 def _dec_institution(kind: str, verb: str) -> _Decoder:
     def decode(message: mpb.MunicipiumDecision) -> Decision:
         number = getattr(message, kind).institution
-        return Decision(verb, (_word(_INSTITUTION_NAME, number,
+        return Decision(verb, (enum_word(_INSTITUTION_NAME, number,
                                      f"{MUNICIPIUM}.{kind}.institution"),))
     return decode
 
@@ -205,7 +192,7 @@ def _dec_empty(verb: str) -> _Decoder:
 
 
 def _dec_play(message: mpb.MunicipiumDecision) -> Decision:
-    card = _word(_CARD_NAME, message.play.card, f"{MUNICIPIUM}.play.card")
+    card = enum_word(_CARD_NAME, message.play.card, f"{MUNICIPIUM}.play.card")
     if card not in _PLAYABLE:
         raise NotationError(f"{MUNICIPIUM}.play.card cannot be {card!r}: a common deck card "
                             f"is played with MUNICIPIUM_CARD_COMMON")
@@ -214,21 +201,21 @@ def _dec_play(message: mpb.MunicipiumDecision) -> Decision:
 
 def _dec_place(message: mpb.MunicipiumDecision) -> Decision:
     field = f"{MUNICIPIUM}.place"
-    return Decision("place", (_word(_CITIZEN_NAME, message.place.citizen, f"{field}.citizen"),
-                              _word(_INSTITUTION_NAME, message.place.institution,
+    return Decision("place", (enum_word(_CITIZEN_NAME, message.place.citizen, f"{field}.citizen"),
+                              enum_word(_INSTITUTION_NAME, message.place.institution,
                                     f"{field}.institution")))
 
 
 def _dec_keep(message: mpb.MunicipiumDecision) -> Decision:
     field = f"{MUNICIPIUM}.keep"
-    first = _word(_CITIZEN_NAME, message.keep.first, f"{field}.first")
-    second = _word(_CITIZEN_NAME, message.keep.second, f"{field}.second")
+    first = enum_word(_CITIZEN_NAME, message.keep.first, f"{field}.first")
+    second = enum_word(_CITIZEN_NAME, message.keep.second, f"{field}.second")
     return dec.keep(COLOUR_INDEX[first], COLOUR_INDEX[second])
 
 
 def _dec_family(message: mpb.MunicipiumDecision) -> Decision:
     family = message.tavern_family.family
-    return Decision("family", (_word(_FAMILY_NAME, family,
+    return Decision("family", (enum_word(_FAMILY_NAME, family,
                                      f"{MUNICIPIUM}.tavern_family.family"),))
 
 
@@ -245,7 +232,7 @@ def _dec_exchange(message: mpb.MunicipiumDecision) -> Decision:
     if len(citizens) + favours != 3:
         raise NotationError(f"{field} pays 3 tokens (citizens + favours), "
                             f"got {len(citizens)} citizen(s) and {favours} favour(s)")
-    tokens = [dec.TOKEN_NAMES.index(_word(_CITIZEN_NAME, number, f"{field}.citizens[{i}]"))
+    tokens = [dec.TOKEN_NAMES.index(enum_word(_CITIZEN_NAME, number, f"{field}.citizens[{i}]"))
               for i, number in enumerate(citizens)]
     tokens += [dec.TOKEN_NAMES.index(FAVOUR)] * favours
     return dec.exchange(tuple(sorted(tokens)))
@@ -254,12 +241,12 @@ def _dec_exchange(message: mpb.MunicipiumDecision) -> Decision:
 def _dec_take(message: mpb.MunicipiumDecision) -> Decision:
     field = f"{MUNICIPIUM}.take"
     take = message.take
-    citizen = _word(_CITIZEN_NAME, take.citizen, f"{field}.citizen")
+    citizen = enum_word(_CITIZEN_NAME, take.citizen, f"{field}.citizen")
     source = take.WhichOneof("source")
     if source == "family":
-        return Decision("take", (citizen, _word(_FAMILY_NAME, take.family, f"{field}.family")))
+        return Decision("take", (citizen, enum_word(_FAMILY_NAME, take.family, f"{field}.family")))
     if source == "institution":
-        return Decision("take", (citizen, _word(_INSTITUTION_NAME, take.institution,
+        return Decision("take", (citizen, enum_word(_INSTITUTION_NAME, take.institution,
                                                 f"{field}.institution")))
     raise NotationError(f"{field}: set its source, a family or an institution")
 
