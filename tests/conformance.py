@@ -260,6 +260,7 @@ def check_determinizations(state: GameState, seeds: range, seen: HiddenInformati
                 f"{where} changed what seat {seat} sees: {_difference(own, views[seat])}")
             assert twin.legal_decisions(seat) == legal, f"{where} changed seat {seat}'s decisions"
             assert twin.to_move() == movers, f"{where} changed who moves"
+            assert twin.seed == 0, f"{where} keeps the game's seed, which gives the deck away"
             assert twin.result() == state.result(), f"{where} changed the result"
             public = twin.observation(None)
             assert public == spectator, (

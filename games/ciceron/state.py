@@ -336,6 +336,7 @@ class CiceronState(GameState):
         from games.ciceron.observation import resample_hidden
         st = self.clone()
         st._fixed_chance = None
+        st.seed = 0  # the game seed would give the hidden part away
         resample_hidden(st, seat, Rng(derive_seed(seed, "determinize", self.turn)))
         st.advance()
         return st

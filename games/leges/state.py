@@ -266,6 +266,7 @@ class LegesState(GameState):
         from games.leges.observation import resample_hidden
         st = self.clone()
         st._fixed_chance = None
+        st.seed = 0  # the game seed would give the hidden part away
         resample_hidden(st, seat, Rng(derive_seed(seed, "determinize", self.turn_number())))
         st.advance()
         return st

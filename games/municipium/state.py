@@ -455,6 +455,7 @@ class MunicipiumState(GameState):
         """Hidden here: the deck order and the RNG (bag draws). Both are resampled."""
         st = self.clone()
         st._fixed_chance = None
+        st.seed = 0  # the game seed would give the hidden part away
         st.rng = Rng(derive_seed(seed, "determinize", self.turn))
         st.deck.sort()  # forget the real order before resampling it
         st.rng.shuffle(st.deck)
