@@ -145,7 +145,7 @@ class GuessState(GameState):
     def determinize(self, seat: int, seed: int) -> GuessState:
         """The other hand and the other's secret choice are resampled from unseen cards."""
         st = self.clone()
-        st._fixed_chance = None
+        st._fixed_chance, st.seed = None, 0
         other = 1 - seat
         seen = {c for h in st.history for c in h} | set(st.hands[seat])
         unseen = [c for c in CARDS if c not in seen]
