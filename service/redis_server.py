@@ -59,12 +59,17 @@ def cluster_port() -> int:
                 return port
 
 
+class PortTaken(RuntimeError):
+    """redis-server could not bind its port: another process took it."""
+
+
 class EmbeddedRedis:
     """Starts redis-server on 127.0.0.1 with AOF persistence in `data_dir`; `stop()` ends it."""
 
     def __init__(self, data_dir: str | Path, port: int | None = None,
                  extra_args: tuple[str, ...] = ()) -> None:
         self.data_dir = Path(data_dir)
+        self.chosen_port = port is None  # free to pick another if it is taken meanwhile
         self.port = port or free_port()
         self.extra_args = extra_args
         self.process: subprocess.Popen[bytes] | None = None
@@ -73,7 +78,19 @@ class EmbeddedRedis:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 10.0) -> EmbeddedRedis:
+    def start(self, timeout: float = 10.0, attempts: int = 3) -> EmbeddedRedis:
+        """Start and wait until it answers. A port we picked ourselves that another process
+        took between the pick and the start is replaced by a new one (`attempts` tries)."""
+        for attempt in range(attempts):
+            try:
+                return self._start_once(timeout)
+            except PortTaken:
+                if not self.chosen_port or attempt == attempts - 1:
+                    raise
+                self.port = free_port()
+        return self
+
+    def _start_once(self, timeout: float) -> EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [find_redis_server(), "--port", str(self.port), "--bind", "127.0.0.1",
                 "--dir", str(self.data_dir.resolve()), "--appendonly", "yes",
@@ -91,8 +108,11 @@ class EmbeddedRedis:
             while time.monotonic() < deadline:
                 assert self.process is not None
                 if self.process.poll() is not None:
+                    log = self._log_tail()
+                    if "Address already in use" in log:
+                        raise PortTaken(f"port {self.port} is taken")
                     err = self.process.stderr.read().decode() if self.process.stderr else ""
-                    raise RuntimeError(f"redis-server exited at start: {err or 'see redis.log'}")
+                    raise RuntimeError(f"redis-server exited at start: {log or err}")
                 try:
                     if client.ping():
                         return
@@ -101,6 +121,14 @@ class EmbeddedRedis:
             raise TimeoutError(f"redis-server did not answer on port {self.port}")
         finally:
             client.close()
+
+    def _log_tail(self, lines: int = 5) -> str:
+        """The end of redis.log (where redis-server says why it stopped)."""
+        try:
+            text = (self.data_dir / "redis.log").read_text(errors="replace")
+        except OSError:
+            return ""
+        return " | ".join(text.strip().splitlines()[-lines:])
 
     def stop(self, kill: bool = False) -> None:
         """Stop the server (SIGTERM lets it flush the AOF; `kill` is SIGKILL)."""
