@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -138,6 +139,19 @@ class Result:
             "scores": list(self.scores),
             "reason": self.reason,
         }
+
+
+def rank_by(keys: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """Seats ranked by their keys, highest first; equal keys form one tied group (seat
+    order inside it)."""
+    order = sorted(range(len(keys)), key=lambda s: (tuple(-k for k in keys[s]), s))
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and keys[groups[-1][0]] == keys[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return tuple(tuple(g) for g in groups)
 
 
 def apply_forfeits(result: Result, forfeited: AbstractSet[int]) -> Result:

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.ciceron import rules
 from games.ciceron.cardset import CASTES, GUILDS, CardSet, spot_names
-from games.core import JSON, Decision, Event, GameState, Result, Rng, derive_seed
+from games.core import JSON, Decision, Event, GameState, Result, Rng, derive_seed, rank_by
 
 PRESTIGE_START = 10
 INFLUENCE_MAX = 10
@@ -289,15 +289,7 @@ class CiceronState(GameState):
     def _rank(self, reason: str) -> Result:
         """C11: most prestige wins; equal prestige is a shared place."""
         scores = tuple({"prestige": fam["prestige"]} for fam in self.families)
-        order = sorted(range(self.num_seats), key=lambda s: (-self.families[s]["prestige"], s))
-        groups: list[list[int]] = []
-        for seat in order:
-            if groups and self.families[groups[-1][0]]["prestige"] == \
-                    self.families[seat]["prestige"]:
-                groups[-1].append(seat)
-            else:
-                groups.append([seat])
-        return Result(tuple(tuple(g) for g in groups), scores, reason)
+        return Result(rank_by([(fam["prestige"],) for fam in self.families]), scores, reason)
 
     # -- observation ----------------------------------------------------------------------
     def observation(self, seat: int | None) -> JSON:

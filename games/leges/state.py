@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import JSON, Decision, Event, GameState, Result, Rng, derive_seed
+from games.core import JSON, Decision, Event, GameState, Result, Rng, derive_seed, rank_by
 from games.leges import rules
 from games.leges.cardset import LAW_COUNTS, LAW_REMOVALS, CardSet
 
@@ -207,14 +207,7 @@ class LegesState(GameState):
         """Most VP of visible Laws; then most VP in one colour; still tied: shared (L12)."""
         keys = [(self.vp(s), self.best_colour_vp(s)) for s in range(self.num_seats)]
         scores = tuple({"vp": vp, "best_colour_vp": best} for vp, best in keys)
-        order = sorted(range(self.num_seats), key=lambda s: (-keys[s][0], -keys[s][1], s))
-        groups: list[list[int]] = []
-        for seat in order:
-            if groups and keys[groups[-1][0]] == keys[seat]:
-                groups[-1].append(seat)
-            else:
-                groups.append([seat])
-        return Result(tuple(tuple(g) for g in groups), scores, reason)
+        return Result(rank_by(keys), scores, reason)
 
     # -- observation ----------------------------------------------------------------------
     def observation(self, seat: int | None) -> JSON:
