@@ -61,8 +61,8 @@ from service.views import build_view
 
 log = logging.getLogger("curia.service")
 
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-REQUEST_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_TOKEN = 128
 MAX_NOTATION = 200
 MAX_DECISION_MS = 3_600_000
@@ -74,7 +74,7 @@ CAUSES = {"seat": pb.DECISION_CAUSE_SEAT, "timeout": pb.DECISION_CAUSE_TIMEOUT,
 
 
 def check_game_id(game_id: str) -> None:
-    if not GAME_ID.match(game_id):
+    if not GAME_ID.fullmatch(game_id):
         raise invalid("game_id must be 1-64 letters, digits, '-' or '_'")
 
 
@@ -288,7 +288,7 @@ class GameKeeper:
         stored = await self.load(request.game_id)
         seat = self.seat_of(stored, request.seat_token, required=True)
         assert seat is not None
-        if not REQUEST_ID.match(request.request_id):
+        if not REQUEST_ID.fullmatch(request.request_id):
             raise invalid("request_id must be 1-128 printable ASCII characters")
         fresh_request = (stored.status == "in_progress"
                          and request.expected_version == stored.version)

@@ -311,7 +311,7 @@ class CardSet:
 # -- reading the file ----------------------------------------------------------------
 
 _MISSING = object()
-_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _T = TypeVar("_T")
 
 _TOP_FIELDS = ("format", "name", "description", "legions", "provinces", "families", "piles",
@@ -366,7 +366,7 @@ class _Record:
 
     def slug(self, key: str) -> str:
         value = self.string(key)
-        if not _SLUG.match(value):
+        if not _SLUG.fullmatch(value):
             self.fail(key, f"must be lowercase letters, digits and single hyphens, "
                            f"got {_show(value)}")
         return value
@@ -618,7 +618,7 @@ def _check_provinces(doc: _Record) -> tuple[str, ...]:
         doc.fail("provinces", f"must be a non-empty list of province ids, got {_show(value)}")
     seen: set[str] = set()
     for province in value:
-        if not isinstance(province, str) or not _SLUG.match(province):
+        if not isinstance(province, str) or not _SLUG.fullmatch(province):
             doc.fail("provinces", f"must hold lowercase ids, got {_show(province)}")
         if province in seen:
             doc.fail("provinces", f"lists {_show(province)} twice")

@@ -207,7 +207,7 @@ class CardSet:
 # -- reading the file ----------------------------------------------------------------
 
 _MISSING = object()
-_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _TOP_FIELDS = ("format", "name", "description", "track", "colours", "themes")
 
 
@@ -253,7 +253,7 @@ class _Record:
 
     def slug(self, key: str) -> str:
         value = self.string(key)
-        if not _SLUG.match(value):
+        if not _SLUG.fullmatch(value):
             self.fail(key, f"must be lowercase letters, digits and single hyphens, "
                            f"got {_show(value)}")
         return value

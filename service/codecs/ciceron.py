@@ -39,7 +39,7 @@ GUILD_CHOICES = ("power", "prestige")
 #: The holder of a spot that is not a family (2 families).
 AUTOMATII = "automatii"
 #: What a card set id looks like (games/ciceron/cardset.py `_SLUG`; docs/ciceron-cards.md).
-_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 #: The longest notation the game service accepts (`games.core.parse_notation`).
 _MAX_NOTATION = 200
 
@@ -66,7 +66,7 @@ def _id(value: str, field: str) -> str:
     """A card set id read from `field`; NotationError if empty or not an id."""
     if not value:
         raise NotationError(f"{field} is not set")
-    if not _ID.match(value):
+    if not _ID.fullmatch(value):
         raise NotationError(f"{field} is not an id (lowercase letters, digits and single "
                             f"hyphens): {value[:40]!r}")
     return value

@@ -30,7 +30,7 @@ LEGES = "leges"
 AGENDA_STEPS = ("reveal", "ability", "double", "score", "laws", "exchange", "end-of-round",
                 "end-of-season", "end-of-game")
 #: What a card set id looks like (games/leges/cardset.py `_SLUG`; docs/leges-cards.md).
-_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 #: The longest notation the game service accepts (`games.core.parse_notation`).
 _MAX_NOTATION = 200
 #: The JSON words of a face-down choice that is not a card, and of a request for no Law.
@@ -53,7 +53,7 @@ def _id(value: str, field: str) -> str:
     """A card set id read from `field`; NotationError if empty or not an id."""
     if not value:
         raise NotationError(f"{field} is not set")
-    if not _ID.match(value):
+    if not _ID.fullmatch(value):
         raise NotationError(f"{field} is not an id (lowercase letters, digits and single "
                             f"hyphens): {value[:40]!r}")
     return value

@@ -239,6 +239,7 @@ def case(**kind: Any) -> pb.Decision:
     (case(place=D.Place(spot="subura upper")), r"ciceron\.place\.spot is not an id"),
     (case(play=D.Play(card="orator-03", target="a>b")), r"ciceron\.play\.target is not an id"),
     (case(pick=D.Pick(senator="x--y")), "is not an id"),
+    (case(pick=D.Pick(senator="0\n")), "is not an id"),  # a trailing newline is no id
     (case(play=D.Play(card="a" * 150, target="b" * 150)), "too long"),
     # the notation alone
     (pb.Decision(notation="vote"), "takes 1-1 argument"),

@@ -166,6 +166,7 @@ def case(**kinds: Any) -> pb.Decision:
      r"leges\.shift\.colour is not an id"),
     (case(law=D.Law(colour="-virtus", tier=1)), r"leges\.law\.colour is not an id"),
     (case(play=D.Play(card="x--y")), "is not an id"),
+    (case(play=D.Play(card="virtus-03\n")), "is not an id"),  # a trailing newline is no id
     (case(play=D.Play(card="a" * 250)), "too long"),
     # the notation alone, and the notation against the typed case
     (pb.Decision(notation="play"), "takes 1-1 argument"),
