@@ -24,8 +24,9 @@ The observation (`observe(state, seat)`; `seat` None: a spectator), JSON-ready:
   is in), `choice` (own only: the card, "hold", or null), `requested`, `request` (own
   only: "<colour> <tier>" or "none"), `drawn_count`, `drawn` (own only), `discarded`
   (the cards it discarded face up at its latest exchange)};
-- `law_requests`: per seat the request revealed at the last Law buying of this round
-  ("<colour> <tier>", "none", or null: not asked), null before;
+- `law_requests`: per seat the request revealed at the latest Law buying, kept until the
+  next one ("<colour> <tier>", "none", or null: not asked), all null before the first
+  and while one is under way;
 - `asked`: the step asked now, {`step`: choose | ability | laws | exchange | over, and its
   fields: `pass` (1, or 2 for the ×2 repeat), `seats` (asked at once), `queue` (asked in
   turn, next first)}; `agenda`: the steps still to come this round, next first;
