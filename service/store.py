@@ -4,13 +4,21 @@ Keys of one game share the hash tag `{<game id>}`, so they live in one Redis Clu
 
     curia:{id}:game      hash    meta (JSON), state (engine bytes), version, status,
                                  token:<seat> (SHA-256 of the seat token), deadline,
-                                 forfeits (JSON {seat: reason}), clock (JSON time banks)
+                                 forfeits (JSON {seat: reason}), clock (JSON time banks),
+                                 active_ms (last create, join or seat decision),
+                                 autoplay (server decisions since the last seat decision),
+                                 ended (why a game ended without a result, e.g. abandoned)
     curia:{id}:log       stream  one entry per version, id "<version>-1": seat, notation,
                                  cause, events (JSON), ms, deadline, forfeits, clock
     curia:{id}:requests  hash    "<seat>:<request id>" -> the version it produced
 
 Two indexes that span games live outside any game's slot and are only hints:
-`curia:active` (set of games in progress) and `curia:deadlines` (zset id -> deadline ms).
+`curia:active` (set of live games: waiting or in progress) and `curia:deadlines` (zset
+id -> the next time the sweeper must look at the game: its decision deadline, or when it
+expires for want of activity).
+
+Live games' keys carry a TTL of twice the idle limit, renewed by every commit, so a game
+nobody sweeps still goes away; finished games keep theirs for `finished_ttl`.
 
 A decision commits with one Lua script: a compare-and-set on the version that also
 appends the log entry and records the request id, so concurrent servers never lose or
@@ -37,6 +45,8 @@ WAIT_BLOCK_MS = 5000
 #: Redis socket read timeout, longer than that block: redis-py 8 defaults to 5 s, which
 #: raced the 5 s XREAD BLOCK and cut every WatchGame stream of a game idle for 5 s.
 SOCKET_TIMEOUT_S = WAIT_BLOCK_MS / 1000 + 5
+#: Seconds a live game may go without a create, join or seat decision (`--idle-ttl`).
+DEFAULT_IDLE_TTL = 24 * 3600
 
 #: Merges forfeits (JSON object seat -> reason) into the game hash; returns the merged JSON.
 MERGE_FORFEITS = """
@@ -54,7 +64,7 @@ end
 
 #: KEYS: game hash, log stream, requests hash.
 #: ARGV: expected version, state, request key, status, deadline, forfeits to add, seat,
-#:       notation, cause, events, ms, ttl seconds (0: keep), clock.
+#:       notation, cause, events, ms, ttl seconds, clock.
 COMMIT_SCRIPT = MERGE_FORFEITS + """
 local done = redis.call('HGET', KEYS[3], ARGV[3])
 if done then return {'duplicate', done} end
@@ -69,6 +79,11 @@ redis.call('XADD', KEYS[2], version .. '-1', 'seat', ARGV[7], 'notation', ARGV[8
            'cause', ARGV[9], 'events', ARGV[10], 'ms', ARGV[11], 'deadline', ARGV[5],
            'forfeits', forfeits, 'clock', ARGV[13])
 redis.call('HSET', KEYS[3], ARGV[3], version)
+if ARGV[9] == 'seat' then
+  redis.call('HSET', KEYS[1], 'active_ms', ARGV[11], 'autoplay', 0)
+else
+  redis.call('HINCRBY', KEYS[1], 'autoplay', 1)
+end
 local ttl = tonumber(ARGV[12])
 if ttl > 0 then
   for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, ttl) end
@@ -83,17 +98,37 @@ return merge_forfeits(KEYS[1], ARGV[1])
 """
 
 #: KEYS: game hash. ARGV: seat, token hash, status, deadline and clock when this seat was
-#: the last open one.
+#: the last open one, now (ms), the live TTL.
 JOIN_SCRIPT = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
 if redis.call('HEXISTS', KEYS[1], 'token:' .. ARGV[1]) == 1 then return 'taken' end
-redis.call('HSET', KEYS[1], 'token:' .. ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], 'token:' .. ARGV[1], ARGV[2], 'active_ms', ARGV[6])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[7]))
 local meta = cjson.decode(redis.call('HGET', KEYS[1], 'meta'))
 for seat = 0, meta['num_seats'] - 1 do
   if redis.call('HEXISTS', KEYS[1], 'token:' .. seat) == 0 then return 'joined' end
 end
 redis.call('HSET', KEYS[1], 'status', ARGV[3], 'deadline', ARGV[4], 'clock', ARGV[5])
 return 'started'
+"""
+
+#: KEYS: game hash, log stream, requests hash. ARGV: expected version, why it ended, ttl.
+#: Ends a game in progress without a result; false if it moved on or is not in progress.
+ABANDON_SCRIPT = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return false end
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return false end
+redis.call('HSET', KEYS[1], 'status', 'finished', 'ended', ARGV[2], 'deadline', 0)
+for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, tonumber(ARGV[3])) end
+return true
+"""
+
+#: KEYS: game hash, log stream, requests hash. Deletes a game still waiting for seats (or
+#: already gone); false if it has started.
+EXPIRE_WAITING_SCRIPT = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status and status ~= 'waiting' then return false end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return true
 """
 
 
@@ -124,6 +159,9 @@ class StoredGame:
     forfeits: dict[int, str] = field(default_factory=dict)
     deadline: int = 0
     clock: dict[str, Any] = field(default_factory=dict)
+    active_ms: int = 0
+    autoplay: int = 0
+    ended: str = ""
 
 
 @dataclass(frozen=True)
@@ -152,23 +190,41 @@ class Commit:
 class GameStore:
     """Async access to the games in one Redis (or Redis Cluster)."""
 
-    def __init__(self, client: Any, finished_ttl: int = 7 * 24 * 3600) -> None:
+    def __init__(self, client: Any, finished_ttl: int = 7 * 24 * 3600,
+                 idle_ttl: int = DEFAULT_IDLE_TTL) -> None:
         #: a redis.asyncio client (typed Any: redis-py's stubs do not follow decode options)
         self.redis: Any = client
         self.finished_ttl = finished_ttl
+        #: seconds without a create, join or seat decision after which a live game ends
+        self.idle_ttl = idle_ttl
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._join = client.register_script(JOIN_SCRIPT)
         self._forfeit = client.register_script(FORFEIT_SCRIPT)
+        self._abandon = client.register_script(ABANDON_SCRIPT)
+        self._expire_waiting = client.register_script(EXPIRE_WAITING_SCRIPT)
 
     @classmethod
-    def from_url(cls, url: str, finished_ttl: int = 7 * 24 * 3600) -> GameStore:
+    def from_url(cls, url: str, finished_ttl: int = 7 * 24 * 3600,
+                 idle_ttl: int = DEFAULT_IDLE_TTL) -> GameStore:
         """`redis://host:port/db` for one Redis, `redis+cluster://host:port` for a Cluster
         (any node; the others are discovered)."""
         if url.startswith(CLUSTER_SCHEME):
             node = "redis://" + url[len(CLUSTER_SCHEME):]
             return cls(aioredis.RedisCluster.from_url(node, socket_timeout=SOCKET_TIMEOUT_S),
-                       finished_ttl)
-        return cls(aioredis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S), finished_ttl)
+                       finished_ttl, idle_ttl)
+        return cls(aioredis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S), finished_ttl,
+                   idle_ttl)
+
+    @property
+    def live_ttl(self) -> int:
+        """The TTL of a live game's keys: a backstop, should no sweeper end the game."""
+        return 2 * self.idle_ttl
+
+    def next_look(self, deadline: int, active_ms: int) -> int:
+        """When the sweeper must look at a live game: its decision deadline, or when it
+        has been idle too long, whichever comes first."""
+        idle_at = active_ms + self.idle_ttl * 1000
+        return min(deadline, idle_at) if deadline else idle_at
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -177,18 +233,22 @@ class GameStore:
                      token_hashes: dict[int, str], deadline: int,
                      clock: dict[str, Any]) -> None:
         game_key = keys(game_id)[0]
+        created_ms = now_ms()
         fields: dict[str, Any] = {"meta": json.dumps(meta), "state": state, "version": 0,
                                   "status": status, "forfeits": "{}", "deadline": deadline,
-                                  "clock": json.dumps(clock)}
+                                  "clock": json.dumps(clock), "active_ms": created_ms,
+                                  "autoplay": 0}
         fields.update({f"token:{seat}": h for seat, h in token_hashes.items()})
         with REDIS_SECONDS.labels("create").time():
             created = await self.redis.hsetnx(game_key, "meta", fields["meta"])
             if not created:
                 raise KeyError(f"game {game_id} exists")
-            await self.redis.hset(game_key, mapping=fields)
-            await self.redis.sadd(ACTIVE, game_id)
-        if deadline:
-            await self.schedule(game_id, deadline)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hset(game_key, mapping=fields)
+                pipe.expire(game_key, self.live_ttl)
+                pipe.sadd(ACTIVE, game_id)
+                pipe.zadd(DEADLINES, {game_id: self.next_look(deadline, created_ms)})
+                await pipe.execute()
 
     async def load(self, game_id: str) -> StoredGame | None:
         with REDIS_SECONDS.labels("load").time():
@@ -201,7 +261,9 @@ class GameStore:
             version=int(raw[b"version"]), status=raw[b"status"].decode(),
             token_hashes=tokens, forfeits=_forfeits(raw.get(b"forfeits", b"{}")),
             deadline=int(raw.get(b"deadline", b"0")),
-            clock=json.loads(raw.get(b"clock", b"{}")))
+            clock=json.loads(raw.get(b"clock", b"{}")),
+            active_ms=int(raw.get(b"active_ms", b"0")), autoplay=int(raw.get(b"autoplay", b"0")),
+            ended=raw.get(b"ended", b"").decode())
 
     async def request_version(self, game_id: str, seat: int, request_id: str) -> int | None:
         """The version a request id already produced for this seat, if any."""
@@ -214,7 +276,7 @@ class GameStore:
                      new_forfeits: dict[int, str], clock: dict[str, Any], seat: int,
                      notation: str, cause: str, events: str) -> Commit:
         """Compare-and-set the next version, append its log entry, record the request."""
-        ttl = self.finished_ttl if status == "finished" else 0
+        ttl = self.finished_ttl if status == "finished" else self.live_ttl
         args = [expected_version, state, request_key, status, deadline,
                 json.dumps({str(s): r for s, r in new_forfeits.items()}), seat, notation,
                 cause, events, now_ms(), ttl, json.dumps(clock)]
@@ -222,25 +284,46 @@ class GameStore:
             outcome, version = await self._commit(keys=list(keys(game_id)), args=args)
         result = Commit(outcome.decode(), int(version))
         if result.outcome == "ok":
-            await self._index_after_commit(game_id, status, deadline)
+            if status == "finished":
+                await self.forget(game_id)
+            elif deadline or cause == "seat":
+                await self.schedule(game_id, self.next_look(deadline, now_ms()))
         return result
 
-    async def _index_after_commit(self, game_id: str, status: str, deadline: int) -> None:
-        if status == "finished":
-            await self.redis.srem(ACTIVE, game_id)
-            await self.redis.zrem(DEADLINES, game_id)
-        elif deadline:
-            await self.schedule(game_id, deadline)
+    async def forget(self, game_id: str) -> None:
+        """Take a game that is no longer live out of the indexes."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.srem(ACTIVE, game_id)
+            pipe.zrem(DEADLINES, game_id)
+            await pipe.execute()
+
+    async def abandon(self, game_id: str, version: int, reason: str) -> bool:
+        """End a game in progress at `version` without a result; False if it moved on."""
+        with REDIS_SECONDS.labels("abandon").time():
+            ended = await self._abandon(keys=list(keys(game_id)),
+                                        args=[version, reason, self.finished_ttl])
+        if ended:
+            await self.forget(game_id)
+        return bool(ended)
+
+    async def expire_waiting(self, game_id: str) -> bool:
+        """Delete a game still waiting for seats; False if it has started meanwhile."""
+        deleted = await self._expire_waiting(keys=list(keys(game_id)))
+        if deleted:
+            await self.forget(game_id)
+        return bool(deleted)
 
     async def join(self, game_id: str, seat: int, hashed: str, deadline: int,
                    clock: dict[str, Any]) -> str:
         """Take an open seat: 'joined', 'started' (the last one), 'taken' or 'missing'."""
         with REDIS_SECONDS.labels("join").time():
             answer = await self._join(keys=[keys(game_id)[0]], args=[
-                seat, hashed, "in_progress", deadline, json.dumps(clock)])
+                seat, hashed, "in_progress", deadline, json.dumps(clock), now_ms(),
+                self.live_ttl])
         outcome = answer.decode() if isinstance(answer, bytes) else str(answer)
-        if outcome == "started" and deadline:
-            await self.schedule(game_id, deadline)
+        if outcome in ("joined", "started"):
+            await self.schedule(game_id, self.next_look(deadline if outcome == "started"
+                                                        else 0, now_ms()))
         return outcome
 
     async def forfeit(self, game_id: str, seat: int, reason: str) -> dict[int, str] | None:

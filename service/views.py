@@ -51,15 +51,15 @@ OBSERVATIONS = ObservationCache()
 
 def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: int,
                status: str, seat: int | None, deadline: int, forfeits: dict[int, str],
-               bank_left: int | None = None) -> pb.View:
-    """The view of `seat` (None: a spectator) of a game at `version`."""
+               bank_left: int | None = None, ended: str = "") -> pb.View:
+    """The view of `seat` (None: a spectator) of a game at `version`; `ended` says why a
+    game ended without the engine's result (e.g. abandoned)."""
     typed, text = OBSERVATIONS.encoded(game_id, version, state, seat)
     view = pb.View(
         game_id=game_id, version=version, status=STATUS[status],
         to_move=list(state.to_move()) if status == "in_progress" else [],
         observation=typed, observation_json=text,
-        pending=state.describe_pending() if status != "waiting" else
-        "waiting for open seats to be joined",
+        pending=_pending(state, status, ended),
         deadline_unix_ms=deadline if status == "in_progress" else 0,
         game=state.game, variant=state.variant, seat_names=meta["seat_names"],
         forfeited_seats=sorted(forfeits), turn=state.turn_number(),
@@ -74,6 +74,29 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
     result = state.result()
     if result is not None:
         view.result.CopyFrom(codec.result_to_proto(result, set(forfeits)))
-        for score in view.result.scores:
-            score.forfeit_reason = forfeits.get(score.seat, "")
+    elif ended and status == "finished":
+        view.result.CopyFrom(ended_result(len(meta["seat_names"]), forfeits, ended))
+    for score in view.result.scores:
+        score.forfeit_reason = forfeits.get(score.seat, "")
     return view
+
+
+def _pending(state: GameState, status: str, ended: str) -> str:
+    if status == "waiting":
+        return "waiting for open seats to be joined"
+    if ended and status == "finished":
+        return f"the game ended without a result ({ended})"
+    return state.describe_pending()
+
+
+def ended_result(seats: int, forfeits: dict[int, str], reason: str) -> pb.GameResult:
+    """The result of a game ended by the server before the rules ended it: no winner;
+    the seats that had not forfeited share the first rank, the others the last."""
+    playing = [s for s in range(seats) if s not in forfeits]
+    gone = [s for s in range(seats) if s in forfeits]
+    groups = [group for group in (playing, gone) if group]
+    rank = {seat: 1 + sum(len(g) for g in groups[:i])
+            for i, group in enumerate(groups) for seat in group}
+    return pb.GameResult(ranking=[pb.RankGroup(seats=g) for g in groups], reason=reason,
+                         scores=[pb.SeatScore(seat=s, rank=rank[s], forfeited=s in forfeits)
+                                 for s in range(seats)])

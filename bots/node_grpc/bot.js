@@ -13,6 +13,7 @@
 // is over. Logs go to stderr.
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -88,12 +89,24 @@ function choose(legal) {
   return pool[Math.floor(random() * pool.length)];
 }
 
-let client = new GameService(opts.server, grpc.credentials.createInsecure());
+// TLS when CURIA_TLS_CA names the CA's PEM file (a client certificate too, for a server
+// that asks for one, with CURIA_TLS_CERT and CURIA_TLS_KEY); plaintext otherwise.
+function credentials() {
+  const env = process.env;
+  if (!env.CURIA_TLS_CA) return grpc.credentials.createInsecure();
+  const read = (name) => (env[name] ? fs.readFileSync(env[name]) : null);
+  return grpc.credentials.createSsl(read('CURIA_TLS_CA'), read('CURIA_TLS_KEY'),
+    read('CURIA_TLS_CERT'));
+}
+
+const channelOptions = process.env.CURIA_TLS_SERVER_NAME
+  ? { 'grpc.ssl_target_name_override': process.env.CURIA_TLS_SERVER_NAME } : {};
+let client = new GameService(opts.server, credentials(), channelOptions);
 let failures = 0;
 
 function reconnect() {
   client.close();
-  client = new GameService(opts.server, grpc.credentials.createInsecure());
+  client = new GameService(opts.server, credentials(), channelOptions);
 }
 
 function unary(method, request) {

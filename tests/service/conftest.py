@@ -49,10 +49,13 @@ class ServiceProcess:
 
     def __init__(self, redis_url: str | None, port: int | None = None,
                  data_dir: Path | None = None, metrics_port: int | None = None,
-                 log_level: str = "WARNING") -> None:
+                 log_level: str = "WARNING", extra_args: tuple[str, ...] = (),
+                 tls_ca: Path | None = None) -> None:
         self.port = port or free_port()
+        self.data_dir = data_dir
+        self.tls_ca = tls_ca
         args = [sys.executable, "-m", "curia", "serve", "--port", str(self.port),
-                "--host", "127.0.0.1", "--log-level", log_level]
+                "--host", "127.0.0.1", "--log-level", log_level, *extra_args]
         if redis_url:
             args += ["--redis-url", redis_url]
         if data_dir:
@@ -71,7 +74,10 @@ class ServiceProcess:
                 raise RuntimeError(f"curia serve exited: {self.process.stderr.read().decode()}")
             with socket.socket() as sock:
                 if sock.connect_ex(("127.0.0.1", self.port)) == 0:
-                    channel = grpc.insecure_channel(self.address)
+                    channel = (grpc.secure_channel(self.address, grpc.ssl_channel_credentials(
+                        self.tls_ca.read_bytes()), options=[
+                            ("grpc.ssl_target_name_override", "localhost")])
+                        if self.tls_ca else grpc.insecure_channel(self.address))
                     try:
                         grpc.channel_ready_future(channel).result(timeout=2)
                         return
@@ -121,7 +127,12 @@ def served_redis_url(process: ServiceProcess, timeout: float = 10.0) -> str:
     line = process.process.stdout.readline().decode()
     found = re.search(r"\(redis (\S+)\)", line)
     assert found, f"unexpected ready line: {line!r}"
-    return found.group(1)
+    url = found.group(1)
+    if ":***@" in url:  # the embedded Redis's password, kept in its data folder
+        assert process.data_dir is not None
+        password = (process.data_dir / "redis.password").read_text().strip()
+        url = url.replace(":***@", f":{password}@")
+    return url
 
 
 def port_answers(port: int, host: str = "127.0.0.1") -> bool:

@@ -284,7 +284,8 @@ def test_a_redis_password_is_never_printed_or_logged(
     admin.acl_setuser(user, enabled=True, passwords=[f"+{password}"], keys=["*"],
                       commands=["+@all"])
     try:
-        url = redis_url.replace("redis://", f"redis://{user}:{password}@", 1)
+        host = redis_url.rpartition("@")[2].removeprefix("redis://")  # drop the default auth
+        url = f"redis://{user}:{password}@{host}"
         process = service_process(url, log_level="DEBUG")
         with CuriaClient(process.address, timeout=WAIT) as client:
             game = new_game(client, seed=23)
