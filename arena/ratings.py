@@ -1,21 +1,25 @@
-"""Ratings from arena game outcomes: pairwise results, Elo, Bradley–Terry and SPRT.
+"""Ratings from arena game outcomes: pairwise results, Elo, Bradley–Terry, Plackett–Luce
+and the SPRT's log-likelihood ratio.
 
 Pure statistics in the manner of fishtest and fastchess: outcomes or counts in, Elo with
 confidence intervals and log-likelihood ratios out; no I/O and nothing beyond the standard
 library, so it imports anywhere.
 
-A multi-seat game is read as every pair of seats meeting once, scored by finishing order
-(ahead 1, tied 0.5, behind 0). Under a Plackett–Luce finishing order (Gumbel noise on
-log-strengths) each such pair follows the logistic Bradley–Terry law exactly, so the
-two-player tools below apply to 2–5 seat games alike. The pairs of one game are not
-independent, though; `bradley_terry` accounts for that in its intervals.
+A multi-seat game is read either as its whole finishing order (`fit_plackett_luce`, the
+leaderboard's headline) or as every pair of seats meeting once, scored by finishing order
+(ahead 1, tied 0.5, behind 0: `pairwise`, `fit_bradley_terry`, `elo_history`). Under a
+Plackett–Luce finishing order (Gumbel noise on log-strengths) each such pair follows the
+logistic Bradley–Terry law exactly, so both fits share one scale. The pairs of one game
+are not independent, though; both fits give robust (sandwich) intervals per bot. The
+SPRT over games lives in `arena.sprt`. Why and how well: docs/arena-ratings.md.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from statistics import NormalDist
 from typing import Any, Literal
@@ -320,7 +324,8 @@ class BradleyTerryFit:
     covariance: tuple[tuple[float, ...], ...]
     confidence: float
     dispersion: float
-    """The factor φ ≥ 1 applied to the model-based covariance (see fit_bradley_terry)."""
+    """Mean widening of the variances by the robust covariance, tr(H⁻¹J) / (n - 1): about 1
+    for 2-seat games, more for correlated multi-seat pairs (see fit_bradley_terry)."""
 
     def difference(self, a: str, b: str) -> tuple[float, float]:
         """Rating of `a` minus that of `b`, and the half-width of its confidence interval."""
@@ -351,23 +356,43 @@ def fit_bradley_terry(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
     halving, the Hessian being needed for the intervals anyway. Rating = anchor +
     400/ln 10 · (r - mean(r)), so the ratings average to `anchor`.
 
-    Intervals, from the observed information H (minus the Hessian of the log-posterior):
-    the ratings are centred by the linear map P = I - 11ᵀ/n, so their covariance is
-    φ · P H⁻¹ Pᵀ, and each rating is given ± z·sd. The dispersion φ = max(1, tr(H⁻¹J) /
-    (n - 1)), with J = Σ_g u_g u_gᵀ the outer products of each game's score (gradient)
-    contribution u_g, is the sandwich estimator's correction (Godambe; Varin, Reid &
-    Firth 2011, "An overview of composite likelihood methods") reduced to one factor:
-    the pairs of one multi-seat game are correlated, which widens the intervals (φ ≈ 1.5
-    in simulated 4-seat games), while independent 2-seat games give φ ≈ 1. φ is floored
-    at 1 so an interval is never narrower than the model-based one (few games, draws).
+    Intervals, per bot, from the robust (sandwich) covariance of composite likelihood
+    (Godambe; Varin, Reid & Firth 2011, "An overview of composite likelihood methods"):
+    the pairs of one multi-seat game are correlated, so the model-based covariance H⁻¹
+    (H: minus the Hessian of the log-posterior) is too narrow for them. With
+    J = Σ_g u_g u_gᵀ, u_g the score (gradient) of game g's pairs, and H_0 the prior's
+    curvature, the covariance of the strengths is H⁻¹ (c·J + H_0) H⁻¹, c = G / (G - 1)
+    over G games (the usual small-sample factor); the ratings are centred by P = I -
+    11ᵀ/n, so theirs is P H⁻¹ (c·J + H_0) H⁻¹ Pᵀ, and each rating is given ± z·sd. Each
+    bot gets its own widening: in 4–5-seat games the weakest bot's pairs are more
+    correlated than the strongest's. For independent 2-seat games J ≈ H and this is the
+    model-based interval. A bot's variance is floored at its model-based one (rows and
+    columns scaled, correlations kept): with few games the sandwich is itself noisy and
+    too narrow for a bot that seldom wins (86% coverage for the weakest of five bots
+    after 50 2-seat games, 96% with the floor). `dispersion` reports the mean widening
+    tr(H⁻¹J) / (n - 1) (≈ 1 for 2-seat games, ≈ 1.5 in 4-seat ones), for information.
     """
     games = in_index_order(outcomes)
-    names = tuple(sorted({name for game in games for name in game.seating}))
+    names = _names(games)
     tally = _tally(games, names)
-    strengths = _maximise(tally)
-    model = _inverse(_information(tally, strengths))
-    dispersion = _dispersion(tally, strengths, model)
-    covariance = [[dispersion * c for c in row] for row in _centred(model)]
+    strengths = _maximise(partial(_log_posterior, tally), partial(_gradient, tally),
+                          partial(_information, tally), len(names))
+    information = _information(tally, strengths)
+    meat = _game_score_products(tally, strengths)
+    return _fit(names, strengths, information, meat, tally, anchor, confidence)
+
+
+def _names(games: Iterable[GameOutcome]) -> tuple[str, ...]:
+    return tuple(sorted({name for game in games for name in game.seating}))
+
+
+def _fit(names: tuple[str, ...], strengths: list[float], information: Matrix, meat: Matrix,
+         tally: _Tally, anchor: float, confidence: float) -> BradleyTerryFit:
+    """Ratings on the Elo scale with robust intervals (see fit_bradley_terry), from the
+    strengths, the information H and the games' score products J at the strengths."""
+    model = _inverse(information)
+    robust = _sandwich(model, _robust_meat(len(tally.games), strengths, meat))
+    covariance = _floored(_centred(robust), _centred(model))
     centre = sum(strengths) / len(strengths) if strengths else 0.0
     z = _z(confidence)
     ratings = {}
@@ -378,7 +403,8 @@ def fit_bradley_terry(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
         score = tally.points_of(i) / played if played else 0.5
         ratings[name] = Rating(elo, elo - half, elo + half, played, score)
     elo_covariance = tuple(tuple(ELO_PER_NEPER ** 2 * c for c in row) for row in covariance)
-    return BradleyTerryFit(names, ratings, elo_covariance, confidence, dispersion)
+    return BradleyTerryFit(names, ratings, elo_covariance, confidence,
+                           _dispersion(model, meat))
 
 
 @dataclass
@@ -422,9 +448,23 @@ def _log_sigmoid(x: float) -> float:
     return -(max(-x, 0.0) + math.log1p(math.exp(-abs(x))))
 
 
+def _prior_value(r: Sequence[float]) -> float:
+    """Log-density of the prior: PRIOR_DRAWS virtual draws against strength 0 each."""
+    return sum(PRIOR_DRAWS * (_log_sigmoid(ri) + _log_sigmoid(-ri)) / 2 for ri in r)
+
+
+def _prior_gradient(r: Sequence[float]) -> list[float]:
+    return [PRIOR_DRAWS * (0.5 - _sigmoid(ri)) for ri in r]
+
+
+def _prior_curvature(r: Sequence[float]) -> list[float]:
+    """Minus the prior's second derivatives (the prior's Hessian is diagonal)."""
+    return [PRIOR_DRAWS * _sigmoid(ri) * (1 - _sigmoid(ri)) for ri in r]
+
+
 def _log_posterior(tally: _Tally, r: Sequence[float]) -> float:
     n = len(r)
-    total = sum(PRIOR_DRAWS * (_log_sigmoid(r[i]) + _log_sigmoid(-r[i])) / 2 for i in range(n))
+    total = _prior_value(r)
     for i in range(n):
         for j in range(n):
             if tally.points[i][j]:
@@ -434,7 +474,7 @@ def _log_posterior(tally: _Tally, r: Sequence[float]) -> float:
 
 def _gradient(tally: _Tally, r: Sequence[float]) -> list[float]:
     n = len(r)
-    grad = [PRIOR_DRAWS * (0.5 - _sigmoid(r[i])) for i in range(n)]
+    grad = _prior_gradient(r)
     for i in range(n):
         for j in range(n):
             if tally.counts[i][j]:
@@ -445,10 +485,8 @@ def _gradient(tally: _Tally, r: Sequence[float]) -> list[float]:
 def _information(tally: _Tally, r: Sequence[float]) -> Matrix:
     """Minus the Hessian of the log-posterior (positive definite thanks to the prior)."""
     n = len(r)
-    info = [[0.0] * n for _ in range(n)]
+    info = _diagonal(_prior_curvature(r))
     for i in range(n):
-        p = _sigmoid(r[i])
-        info[i][i] += PRIOR_DRAWS * p * (1 - p)
         for j in range(n):
             if i != j and tally.counts[i][j]:
                 p = _sigmoid(r[i] - r[j])
@@ -458,33 +496,71 @@ def _information(tally: _Tally, r: Sequence[float]) -> Matrix:
     return info
 
 
-def _maximise(tally: _Tally, tolerance: float = 1e-10, max_steps: int = 200) -> list[float]:
-    """Newton's method with step halving on the strictly concave log-posterior."""
-    r = [0.0] * len(tally.points)
-    value = _log_posterior(tally, r)
+def _diagonal(values: Sequence[float]) -> Matrix:
+    return [[value if i == j else 0.0 for j in range(len(values))]
+            for i, value in enumerate(values)]
+
+
+Vector = list[float]
+
+
+def _maximise(value: Callable[[Vector], float], gradient: Callable[[Vector], Vector],
+              information: Callable[[Vector], Matrix], n: int, tolerance: float = 1e-10,
+              max_steps: int = 200) -> Vector:
+    """Newton's method with step halving on a strictly concave log-posterior of n
+    strengths, from all zeros."""
+    r = [0.0] * n
+    current = value(r)
     for _ in range(max_steps):
-        step = _solve(_information(tally, r), _gradient(tally, r))
+        step = _solve(information(r), gradient(r))
         scale = 1.0
         while True:
             trial = [ri + scale * si for ri, si in zip(r, step, strict=True)]
-            trial_value = _log_posterior(tally, trial)
-            if trial_value >= value - 1e-12 or scale < 1e-6:
+            trial_value = value(trial)
+            if trial_value >= current - 1e-12 or scale < 1e-6:
                 break
             scale /= 2
-        r, value = trial, trial_value
+        r, current = trial, trial_value
         if max((abs(scale * s) for s in step), default=0.0) < tolerance:
             break
     return r
 
 
-def _dispersion(tally: _Tally, r: Sequence[float], model: Matrix) -> float:
-    """φ = max(1, tr(H⁻¹ J) / (n - 1)), J = Σ_g u_g u_gᵀ (see fit_bradley_terry)."""
-    n = len(r)
+def _dispersion(model: Matrix, meat: Matrix) -> float:
+    """tr(H⁻¹ J) / (n - 1): the mean widening of the robust over the model variances."""
+    n = len(model)
     if n < 2:
         return 1.0
-    meat = _game_score_products(tally, r)
-    trace = sum(model[i][k] * meat[k][i] for i in range(n) for k in range(n))
-    return max(1.0, trace / (n - 1))
+    return sum(model[i][k] * meat[k][i] for i in range(n) for k in range(n)) / (n - 1)
+
+
+def _robust_meat(games: int, r: Sequence[float], meat: Matrix) -> Matrix:
+    """c·J + H_0: the games' score products with the small-sample factor c = G / (G - 1),
+    plus the prior's curvature (what the virtual draws contribute to the information)."""
+    factor = games / (games - 1) if games > 1 else 1.0
+    robust = [[factor * value for value in row] for row in meat]
+    for i, curvature in enumerate(_prior_curvature(r)):
+        robust[i][i] += curvature
+    return robust
+
+
+def _floored(robust: Matrix, model: Matrix) -> Matrix:
+    """D·robust·D with D_ii = sqrt(max(1, model_ii / robust_ii)): each bot's variance at
+    least its model-based one, correlations kept (so the matrix stays a covariance)."""
+    scale = [math.sqrt(max(1.0, m[i] / r[i])) if r[i] > 0 else 1.0
+             for i, (r, m) in enumerate(zip(robust, model, strict=True))]
+    return [[scale[i] * value * scale[j] for j, value in enumerate(row)]
+            for i, row in enumerate(robust)]
+
+
+def _sandwich(bread: Matrix, meat: Matrix) -> Matrix:
+    """bread · meat · bread (bread symmetric)."""
+    return _product(_product(bread, meat), bread)
+
+
+def _product(a: Matrix, b: Matrix) -> Matrix:
+    n = len(b[0]) if b else 0
+    return [[sum(row[k] * b[k][j] for k in range(len(b))) for j in range(n)] for row in a]
 
 
 def _game_score_products(tally: _Tally, r: Sequence[float]) -> Matrix:
@@ -550,6 +626,148 @@ def _inverse(a: Matrix) -> Matrix:
 
 
 # ---------------------------------------------------------------------------------------
+# Plackett–Luce
+# ---------------------------------------------------------------------------------------
+Term = tuple[float, tuple[int, ...]]
+"""weight w and the bots of the seats still in the race T: the log-likelihood has -w·log
+Σ_{s∈T} e^{r_s} (a bot twice in T for two seats)."""
+
+
+@dataclass
+class _Choices:
+    """A game's log-likelihood as Σ_i linear_i·r_i - Σ_(w,T) w·log Σ_{s∈T} e^{r_s}."""
+
+    linear: dict[int, float]
+    terms: list[Term]
+
+
+def fit_plackett_luce(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
+                      confidence: float = 0.95) -> BradleyTerryFit:
+    """Maximum a posteriori Plackett–Luce ratings of full finishing orders, with robust
+    confidence intervals.
+
+    Model (Luce 1959, Plackett 1975; Hunter 2004): the first place goes to seat s with
+    probability e^{r_s} / Σ e^{r} over all seats, the second likewise among the others,
+    and so on; any two seats are then in order with probability σ(r_i - r_j), so the
+    ratings are on the Bradley–Terry scale, and for 2-seat games the two fits agree.
+    Unlike the pairwise fit, the likelihood of a game is a true one (its places are not
+    counted as independent pairs), so it uses all a 3–5-seat finishing order says: the
+    same precision from fewer games (benchmarks/rating_efficiency.py). A tie is the mean
+    log-likelihood over the orders of the tied seats (for two seats: half a win each,
+    as in `fit_bradley_terry`). Same prior, maximiser, anchoring and robust, per-bot
+    intervals as `fit_bradley_terry`; `games` and `score` of a rating are the pairwise
+    ones. Identical terms of all games are pooled, so each Newton step costs the number
+    of distinct sets of bots, not of games.
+    """
+    games = in_index_order(outcomes)
+    names = _names(games)
+    index = {name: i for i, name in enumerate(names)}
+    choices = [_choices(game, index) for game in games]
+    linear, pooled = _pool(choices, len(names))
+    strengths = _maximise(partial(_pl_log_posterior, linear, pooled),
+                          partial(_pl_gradient, linear, pooled),
+                          partial(_pl_information, pooled), len(names))
+    meat = _pl_score_products(choices, strengths)
+    return _fit(names, strengths, _pl_information(pooled, strengths), meat,
+                _tally(games, names), anchor, confidence)
+
+
+def _choices(game: GameOutcome, index: Mapping[str, int]) -> _Choices:
+    """The game's finishing order as Plackett–Luce choices; a tied group of d seats
+    averages over its d! orders: the first t seats chosen from it are each t-subset
+    with weight 1 / C(d, t)."""
+    bot = [index[name] for name in game.seating]
+    choice = _Choices({}, [])
+    left = set(range(game.seats))
+    for group in game.ranking:
+        for seat in group:
+            choice.linear[bot[seat]] = choice.linear.get(bot[seat], 0.0) + 1
+        for taken in range(len(group)):
+            weight = 1 / math.comb(len(group), taken)
+            for chosen in combinations(group, taken):
+                race = sorted(bot[seat] for seat in left.difference(chosen))
+                if len(race) == 1:  # log e^{r} = r: a linear term
+                    choice.linear[race[0]] -= weight
+                else:
+                    choice.terms.append((weight, tuple(race)))
+        left.difference_update(group)
+    return choice
+
+
+def _pool(choices: Iterable[_Choices], n: int) -> tuple[Vector, list[Term]]:
+    """All games' linear coefficients summed, and their terms summed by set of bots."""
+    linear = [0.0] * n
+    pooled: dict[tuple[int, ...], float] = {}
+    for choice in choices:
+        for i, coefficient in choice.linear.items():
+            linear[i] += coefficient
+        for weight, race in choice.terms:
+            pooled[race] = pooled.get(race, 0.0) + weight
+    return linear, [(weight, race) for race, weight in pooled.items()]
+
+
+def _shares(race: Sequence[int], r: Sequence[float]) -> dict[int, float]:
+    """Per bot in the race, the chance that the next place goes to one of its seats."""
+    top = max(r[i] for i in race)
+    weights = [math.exp(r[i] - top) for i in race]
+    total = sum(weights)
+    shares: dict[int, float] = {}
+    for i, weight in zip(race, weights, strict=True):
+        shares[i] = shares.get(i, 0.0) + weight / total
+    return shares
+
+
+def _log_sum_exp(race: Sequence[int], r: Sequence[float]) -> float:
+    top = max(r[i] for i in race)
+    return top + math.log(sum(math.exp(r[i] - top) for i in race))
+
+
+def _pl_log_posterior(linear: Sequence[float], terms: Sequence[Term],
+                      r: Sequence[float]) -> float:
+    total = _prior_value(r) + sum(c * ri for c, ri in zip(linear, r, strict=True))
+    return total - sum(weight * _log_sum_exp(race, r) for weight, race in terms)
+
+
+def _pl_gradient(linear: Sequence[float], terms: Sequence[Term], r: Sequence[float]
+                 ) -> Vector:
+    grad = [g + c for g, c in zip(_prior_gradient(r), linear, strict=True)]
+    for weight, race in terms:
+        for i, share in _shares(race, r).items():
+            grad[i] -= weight * share
+    return grad
+
+
+def _pl_information(terms: Sequence[Term], r: Sequence[float]) -> Matrix:
+    """Minus the Hessian: Σ w (diag(p) - p pᵀ) over the terms, plus the prior's."""
+    info = _diagonal(_prior_curvature(r))
+    for weight, race in terms:
+        shares = _shares(race, r)
+        for i, p_i in shares.items():
+            info[i][i] += weight * p_i
+            for j, p_j in shares.items():
+                info[i][j] -= weight * p_i * p_j
+    return info
+
+
+def _pl_score_products(choices: Iterable[_Choices], r: Sequence[float]) -> Matrix:
+    """J = Σ over games of u_g u_gᵀ, u_g the gradient of game g's log-likelihood."""
+    n = len(r)
+    meat = [[0.0] * n for _ in range(n)]
+    for choice in choices:
+        u = [0.0] * n
+        for i, coefficient in choice.linear.items():
+            u[i] += coefficient
+        for weight, race in choice.terms:
+            for i, share in _shares(race, r).items():
+                u[i] -= weight * share
+        for i in range(n):
+            if u[i]:
+                for j in range(n):
+                    meat[i][j] += u[i] * u[j]
+    return meat
+
+
+# ---------------------------------------------------------------------------------------
 # SPRT
 # ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -575,8 +793,9 @@ def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
     Wald's bounds: lower = ln(β / (1 - α)), upper = ln((1 - β) / α); H1 is accepted at
     LLR ≥ upper, H0 at LLR ≤ lower, else the test continues (decision None). No data
     gives LLR 0; an empty outcome class counts as 1e-3 games (fishtest's `regularize`),
-    so that all wins, say, still decide. Results must be independent: exact for 2-seat
-    games, an approximation for pairs taken from multi-seat games.
+    so that all wins, say, still decide. Results must be independent: `arena.sprt` takes
+    one A–B result per game for that reason (every pair of a multi-seat game would not
+    be).
     """
     if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1 and elo0 < elo1):
         raise ValueError("need 0 < alpha, beta; alpha + beta < 1; elo0 < elo1")
@@ -616,6 +835,8 @@ def _mle_trinomial(freqs: Sequence[float], score: float) -> list[float]:
     low, high = -1 / (1 - score) + 1e-12, 1 / score - 1e-12
     for _ in range(200):
         mid = (low + high) / 2
+        if mid in (low, high):  # the interval is down to adjacent floats
+            break
         if excess(mid) > 0:
             low = mid
         else:

@@ -1,7 +1,11 @@
 """Tournament reports from game outcomes: leaderboard, crosstable, seat statistics, exports.
 
 Pure formatting: outcomes in, rows, text, JSON-ready dicts and CSV text out; the numbers
-come from `arena.ratings`. Ranks are 1-based with tied seats sharing the better rank; a
+come from `arena.ratings`. The headline rating is the Bradley–Terry model fitted to full
+finishing orders (Plackett–Luce; the same as the pairwise fit for 2-seat games) with its
+robust 95% interval, and the leaderboard is sorted by it; the sequential Elo is a
+secondary column (it depends on the order of the games and lags the truth). Why:
+docs/arena-ratings.md. Ranks are 1-based with tied seats sharing the better rank; a
 first place shared by k tied seats counts 1/k of a win for each.
 """
 
@@ -14,9 +18,11 @@ from dataclasses import dataclass, field
 
 from arena.ratings import (
     JSON,
+    BradleyTerryFit,
     GameOutcome,
     elo_history,
     fit_bradley_terry,
+    fit_plackett_luce,
     in_index_order,
     pairwise,
 )
@@ -34,12 +40,12 @@ class Row:
     """One bot's line of the leaderboard."""
 
     name: str
+    rating: float
+    """Headline: the Plackett–Luce rating (`headline_fit`), the leaderboard's sort key."""
+    margin: float
+    """Half-width of the headline rating's 95% confidence interval (robust)."""
     elo: float
-    """Headline: sequential Elo after the last game (`elo_history`)."""
-    bt: float
-    """Bradley–Terry rating (`bradley_terry`), the leaderboard's sort key."""
-    bt_margin: float
-    """Half-width of the Bradley–Terry rating's 95% confidence interval."""
+    """Secondary: sequential Elo after the last game (`elo_history`)."""
     games: int
     """Seats played (a bot in two seats of one game counts twice)."""
     wins: float
@@ -86,30 +92,38 @@ def _participation(outcomes: Iterable[GameOutcome]) -> dict[str, _Participation]
 
 def leaderboard(outcomes: Iterable[GameOutcome], *, k: float = 32.0,
                 anchor: float = 1500.0) -> list[Row]:
-    """One row per bot, best Bradley–Terry rating first (then by name).
+    """One row per bot, best headline rating first (then by name).
 
     `k` is the sequential Elo's K-factor; `anchor` is both the sequential Elo's starting
-    rating and the Bradley–Terry ratings' mean.
+    rating and the headline ratings' mean.
     """
     games = in_index_order(outcomes)
     final_elo, _ = elo_history(games, k=k, initial=anchor)
-    bt = fit_bradley_terry(games, anchor=anchor).ratings
-    rows = [Row(name=name, elo=final_elo[name], bt=bt[name].elo, bt_margin=bt[name].margin,
+    fitted = headline_fit(games, anchor=anchor).ratings
+    rows = [Row(name=name, rating=fitted[name].elo, margin=fitted[name].margin,
+                elo=final_elo[name],
                 games=tally.games, wins=tally.wins, mean_rank=tally.rank_sum / tally.games,
-                score=bt[name].score, forfeits=sum(tally.forfeit_reasons.values()),
+                score=fitted[name].score, forfeits=sum(tally.forfeit_reasons.values()),
                 forfeit_reasons=dict(sorted(tally.forfeit_reasons.items())))
             for name, tally in _participation(games).items()]
-    return sorted(rows, key=lambda row: (-row.bt, row.name))
+    return sorted(rows, key=lambda row: (-row.rating, row.name))
 
 
-LEADERBOARD_HEADERS = ("#", "bot", "elo", "bt", "±95%", "games", "wins", "win%",
+def headline_fit(outcomes: Iterable[GameOutcome], anchor: float = 1500.0
+                 ) -> BradleyTerryFit:
+    """The headline ratings: Plackett–Luce on full finishing orders, robust intervals."""
+    return fit_plackett_luce(outcomes, anchor=anchor)
+
+
+LEADERBOARD_HEADERS = ("#", "bot", "rating", "±95%", "seq-elo", "games", "wins", "win%",
                        "mean rank", "score%", "forfeits")
 
 
 def format_leaderboard(rows: Sequence[Row]) -> str:
-    """The leaderboard as an aligned text table, one line per row under a header."""
-    cells = [[str(place), row.name, f"{row.elo:.0f}", f"{row.bt:.0f}",
-              f"{row.bt_margin:.0f}", str(row.games), _amount(row.wins),
+    """The leaderboard as an aligned text table, one line per row under a header: the
+    headline rating and its 95% margin first, the sequential Elo after them."""
+    cells = [[str(place), row.name, f"{row.rating:.0f}", f"{row.margin:.0f}",
+              f"{row.elo:.0f}", str(row.games), _amount(row.wins),
               f"{100 * row.win_rate:.1f}", f"{row.mean_rank:.2f}", f"{100 * row.score:.1f}",
               _forfeit_text(row)]
              for place, row in enumerate(rows, start=1)]
@@ -149,7 +163,7 @@ def crosstable(outcomes: Iterable[GameOutcome], names: Sequence[str] | None = No
     """(names, matrix): matrix[i][j] is the points per pairwise result of names[i]
     against names[j], None on the diagonal and where they never met.
 
-    `names` defaults to the leaderboard's order (best Bradley–Terry rating first).
+    `names` defaults to the leaderboard's order (best headline rating first).
     """
     games = list(outcomes)
     order = list(names) if names is not None else [row.name for row in leaderboard(games)]
@@ -233,11 +247,13 @@ def format_seat_stats(rows: Sequence[SeatRow]) -> str:
 def standings_line(outcomes: Iterable[GameOutcome], total_games: int, top: int = 5) -> str:
     """One short line for a live display: "12/30 games · greedy 1612, random 1388".
 
-    Bots by sequential Elo, best first; after `top` of them the rest is shown as "…".
+    Bots by the leaderboard's headline rating, best first; after `top` of them the rest
+    is shown as "…".
     """
     games = list(outcomes)
-    final, _ = elo_history(games)
-    ranked = sorted(final.items(), key=lambda item: (-item[1], item[0]))
+    ratings = headline_fit(games).ratings
+    ranked = sorted(((name, r.elo) for name, r in ratings.items()),
+                    key=lambda item: (-item[1], item[0]))
     shown = ", ".join(f"{name} {rating:.0f}" for name, rating in ranked[:top])
     more = ", …" if len(ranked) > top else ""
     return f"{len(games)}/{total_games} games" + (f" · {shown}{more}" if shown else "")
@@ -247,15 +263,21 @@ def standings_line(outcomes: Iterable[GameOutcome], total_games: int, top: int =
 # Exports
 # ---------------------------------------------------------------------------------------
 def to_json(outcomes: Iterable[GameOutcome]) -> JSON:
-    """Games, leaderboard, Bradley–Terry details, crosstable and seat statistics."""
+    """Games, leaderboard, rating details (the pairwise Bradley–Terry fit alongside, as a
+    cross-check), crosstable and seat statistics."""
     games = in_index_order(outcomes)
     rows = leaderboard(games)
     names, matrix = crosstable(games, [row.name for row in rows])
-    fit = fit_bradley_terry(games)
+    fit = headline_fit(games)
+    pairwise_fit = fit_bradley_terry(games)
     return {
         "games": [game.to_json() for game in games],
         "ratings": [_row_json(row) for row in rows],
-        "bradley_terry": {"confidence": fit.confidence, "dispersion": fit.dispersion},
+        "rating": {"model": "plackett-luce", "confidence": fit.confidence,
+                   "covariance": "robust (sandwich), floored at model-based",
+                   "dispersion": fit.dispersion},
+        "pairwise_bradley_terry": {name: {"rating": r.elo, "margin": r.margin}
+                                   for name, r in pairwise_fit.ratings.items()},
         "crosstable": {"names": names, "scores": matrix},
         "seats": [{"seat": s.seat, "games": s.games, "wins": s.wins,
                    "win_rate": s.win_rate, "mean_rank": s.mean_rank}
@@ -264,7 +286,7 @@ def to_json(outcomes: Iterable[GameOutcome]) -> JSON:
 
 
 def _row_json(row: Row) -> JSON:
-    return {"name": row.name, "elo": row.elo, "bt": row.bt, "bt_margin": row.bt_margin,
+    return {"name": row.name, "rating": row.rating, "margin": row.margin, "seq_elo": row.elo,
             "games": row.games, "wins": row.wins, "win_rate": row.win_rate,
             "mean_rank": row.mean_rank, "score": row.score, "forfeits": row.forfeits,
             "forfeit_reasons": dict(row.forfeit_reasons)}
@@ -272,8 +294,8 @@ def _row_json(row: Row) -> JSON:
 
 GAMES_CSV_HEADER = ("index", "seed", "seat", "bot", "rank", "forfeit", "forfeit_reason",
                     "reason", "turns", "decisions")
-RATINGS_CSV_HEADER = ("place", "bot", "elo", "bt", "bt_low", "bt_high", "games", "wins",
-                      "win_rate", "mean_rank", "score", "forfeits")
+RATINGS_CSV_HEADER = ("place", "bot", "rating", "rating_low", "rating_high", "seq_elo", "games",
+                      "wins", "win_rate", "mean_rank", "score", "forfeits")
 
 
 def games_csv(outcomes: Iterable[GameOutcome]) -> str:
@@ -293,8 +315,8 @@ def games_csv(outcomes: Iterable[GameOutcome]) -> str:
 def ratings_csv(rows: Sequence[Row]) -> str:
     """CSV of the leaderboard under RATINGS_CSV_HEADER (ratings to 0.1 Elo)."""
     lines: list[list[object]] = [
-        [place, row.name, f"{row.elo:.1f}", f"{row.bt:.1f}",
-         f"{row.bt - row.bt_margin:.1f}", f"{row.bt + row.bt_margin:.1f}", row.games,
+        [place, row.name, f"{row.rating:.1f}", f"{row.rating - row.margin:.1f}",
+         f"{row.rating + row.margin:.1f}", f"{row.elo:.1f}", row.games,
          round(row.wins, 4), f"{row.win_rate:.4f}", f"{row.mean_rank:.4f}", f"{row.score:.4f}",
          row.forfeits]
         for place, row in enumerate(rows, start=1)]

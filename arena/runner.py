@@ -14,14 +14,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import math
 import os
-import resource
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,11 +31,14 @@ from typing import IO, Any
 import grpc
 from google.protobuf.json_format import MessageToDict
 
-from arena.config import BotManifest, ConfigError, Limits, TournamentConfig
-from arena.ratings import GameOutcome, head_to_head, sprt
-from arena.schedule import ScheduledGame, gauntlet, round_robin, sprt_games
+from arena.config import BotManifest, ConfigError, TournamentConfig, shown
+from arena.limits import apply_limits, exceeded
+from arena.ratings import GameOutcome
+from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
+from arena.sprt import SprtSettings, sprt_verdict
 from curia.v1 import game_service_pb2 as pb
 from games.core import derive_seed
+from service.channels import OPERATOR_ONLY_ENV
 from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 
 FINISHED = pb.GAME_STATUS_FINISHED
@@ -46,40 +50,69 @@ RETRY_SECONDS = 60.0
 ARENA_RETRIES = RetryPolicy(codes=TRANSIENT, retries=None, seconds=RETRY_SECONDS)
 
 
-def apply_limits(pid: int, limits: Limits) -> None:
-    """Address-space and CPU limits on a started process (its children inherit them)."""
-    with contextlib.suppress(ProcessLookupError, OSError):
-        if limits.memory_mb:
-            size = limits.memory_mb * 1024 * 1024
-            resource.prlimit(pid, resource.RLIMIT_AS, (size, size))
-        if limits.cpu_seconds:
-            resource.prlimit(pid, resource.RLIMIT_CPU,
-                             (limits.cpu_seconds, limits.cpu_seconds + 5))
+class BotStartError(ConfigError):
+    """A bot whose process could not be started at all."""
+
+
+def bot_environment() -> dict[str, str]:
+    """The arena's environment less what only the host may hold (the operator credential):
+    what a bot process starts with."""
+    return {k: v for k, v in os.environ.items() if k not in OPERATOR_ONLY_ENV}
 
 
 @dataclass
 class BotProcess:
-    """One bot playing one seat of one game, as a process group of its own."""
+    """One bot playing one seat of one game, as a process group of its own. Its limits
+    are set on its process; a stdio bot's bridge sets them on the bot it starts."""
 
     manifest: BotManifest
     process: subprocess.Popen[bytes]
     log: IO[bytes]
+    log_path: Path
 
     @classmethod
     def start(cls, manifest: BotManifest, *, server: str, game_id: str, seat: int,
               token: str, seed: int, log_path: Path) -> BotProcess:
         args = ["--server", server, "--game-id", game_id, "--seat", str(seat)]
-        env = {**os.environ, "CURIA_SERVER": server, "CURIA_GAME_ID": game_id,
+        env = {**bot_environment(), "CURIA_SERVER": server, "CURIA_GAME_ID": game_id,
                "CURIA_SEAT": str(seat), "CURIA_SEAT_TOKEN": token, "CURIA_BOT_SEED": str(seed)}
+        command = manifest.launch_command(sys.executable, args)
         log = log_path.open("wb")
-        process = subprocess.Popen(
-            manifest.launch_command(sys.executable, args), cwd=manifest.workdir, env=env,
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
-        apply_limits(process.pid, manifest.limits)
-        return cls(manifest, process, log)
+        try:
+            process = subprocess.Popen(command, cwd=manifest.workdir, env=env,
+                                       stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                       start_new_session=True)
+        except OSError as error:
+            log.close()
+            raise BotStartError(f"bot {manifest.name!r}: cannot start {' '.join(command)!r} "
+                                f"in {manifest.workdir}: {error.strerror or error}") from None
+        if manifest.protocol == "grpc":
+            apply_limits(process.pid, manifest.limits)
+        return cls(manifest, process, log, log_path)
 
     def exit_code(self) -> int | None:
         return self.process.poll()
+
+    def ended_reason(self) -> str:
+        """Why a bot that exited before the end did: a limit it exceeded, or a crash."""
+        code = self.process.returncode
+        cause = exceeded(code, self.log_tail(), self.manifest.limits) or "crashed"
+        how = f"killed by signal {-code}" if code is not None and code < 0 else \
+            f"exited with code {code}"
+        return f"{cause}: {how} before the end"
+
+    def log_tail(self, size: int = 8192) -> str:
+        """The end of what the bot wrote (stderr and, for a gRPC bot, stdout)."""
+        with contextlib.suppress(OSError), self.log_path.open("rb") as handle:
+            handle.seek(max(0, handle.seek(0, os.SEEK_END) - size))
+            return handle.read().decode("utf-8", "replace")
+        return ""
+
+    def note(self, text: str) -> None:
+        """A line of the arena's own in the bot's log."""
+        with contextlib.suppress(OSError, ValueError):
+            self.log.write(f"arena: {text}\n".encode())
+            self.log.flush()
 
     def stop(self, grace: float = 2.0) -> None:
         """SIGTERM to its process group, then SIGKILL after `grace` seconds."""
@@ -95,17 +128,85 @@ class BotProcess:
         self.log.close()
 
 
-def build_bots(manifests: Iterable[BotManifest], out: IO[str]) -> None:
-    """Run each manifest's build command once, in its folder; fail loudly."""
+def build_bots(manifests: Iterable[BotManifest], out: IO[str],
+               timeout: float = 600) -> None:
+    """Run each manifest's build command once, in its folder; ConfigError if one fails."""
     for manifest in manifests:
         if not manifest.build:
             continue
         print(f"building {manifest.name}: {' '.join(manifest.build)}", file=out, flush=True)
-        done = subprocess.run(manifest.build, cwd=manifest.workdir, capture_output=True,
-                              text=True, timeout=600)
+        try:
+            done = subprocess.run(manifest.build, cwd=manifest.workdir, capture_output=True,
+                                  text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise ConfigError(f"building {manifest.name} failed: {error}") from None
         if done.returncode != 0:
-            raise ConfigError(f"building {manifest.name} failed ({done.returncode}):\n"
-                              f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
+            raise ConfigError(f"building {manifest.name} failed (exit code "
+                              f"{done.returncode}):\n{done.stdout[-2000:]}"
+                              f"{done.stderr[-2000:]}")
+
+
+def command_problem(words: tuple[str, ...], workdir: Path) -> str | None:
+    """Why a command cannot be run from `workdir`, or None: its program is missing, or
+    (`{python} script.py`) its script."""
+    if words[0] == "{python}":
+        script = words[1] if len(words) > 1 else "-"
+        missing = not script.startswith("-") and not (workdir / script).is_file()
+        return f"the script {script!r} does not exist in {workdir}" if missing else None
+    return executable_problem(words[0], workdir)
+
+
+def executable_problem(word: str, workdir: Path) -> str | None:
+    """Why a program (a command's first word) cannot be run from `workdir`, or None."""
+    if os.sep in word:
+        path = workdir / word
+        if not path.is_file():
+            return f"{word!r} does not exist in {workdir}"
+        return None if os.access(path, os.X_OK) else f"{word!r} is not executable"
+    return None if shutil.which(word) else f"{word!r} is not on PATH"
+
+
+def preflight(manifest: BotManifest, *, built: bool) -> list[str]:
+    """What keeps a bot from being built (`built` False) or started (True): a missing
+    workdir, a build or bot command that does not exist. Each names the bot."""
+    where = f"bot {manifest.name!r} ({shown(manifest.path)})"
+    if not manifest.workdir.is_dir():
+        return [f"{where}: workdir {shown(manifest.workdir)} does not exist"]
+    commands = [("command", manifest.command)] if built else \
+        [("build", manifest.build)] if manifest.build else []
+    return [f"{where}: {what} {list(words)}: {problem}" for what, words in commands
+            if (problem := command_problem(words, manifest.workdir))]
+
+
+def check_bots(manifests: Iterable[BotManifest], out: IO[str]) -> None:
+    """The preflight of a tournament: every workdir and build command, the builds, then
+    every bot command; ConfigError naming each bot and its problem."""
+    manifests = list(manifests)
+    for built in (False, True):
+        problems = [p for manifest in manifests for p in preflight(manifest, built=built)]
+        if problems:
+            raise ConfigError("\n".join(problems))
+        if not built:
+            build_bots(manifests, out)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a tournament's output folder is."""
+
+    done: int
+    left: int
+    total: int
+    sequential: bool = False  # SPRT: `total` is max_games, a cap
+
+    def line(self) -> str:
+        """"resuming: 39 of 90 games done", "complete: nothing to play", ..."""
+        of = f"at most {self.total} (SPRT)" if self.sequential else str(self.total)
+        if self.left == 0:
+            return f"complete: nothing to play ({self.done} games in results.jsonl)"
+        if self.done == 0:
+            return f"starting: {of} games"
+        return f"resuming: {self.done} of {of} games done"
 
 
 @dataclass
@@ -168,15 +269,31 @@ class Tournament:
             yield from self.schedule()
 
     def total_games(self) -> int:
+        """Games in the schedule (SPRT: max_games, a cap), counted without building it."""
         c = self.config
-        return c.sprt.max_games if c.format == "sprt" and c.sprt else len(self.schedule())
+        if c.format == "sprt" and c.sprt:
+            return c.sprt.max_games
+        others = len(c.bots) - (c.format == "gauntlet")
+        groups = math.comb(others, c.seats - (c.format == "gauntlet"))
+        return groups * c.seats * c.rounds
 
     def _sprt_decided(self) -> bool:
+        """The SPRT has stopped (H0, H1 or max_games) on the games finished so far, read
+        in index order up to the first unfinished one (see arena.sprt)."""
         spec = self.config.sprt
         assert spec is not None
-        wins, draws, losses = head_to_head(self._outcomes, spec.a, spec.b)
-        return sprt(wins, draws, losses, spec.elo0, spec.elo1, spec.alpha,
-                    spec.beta).decision is not None
+        settings = SprtSettings(spec.elo0, spec.elo1, spec.alpha, spec.beta, spec.max_games)
+        return sprt_verdict(self._outcomes, spec.a, spec.b, settings).stopped
+
+    def progress(self) -> Progress:
+        """Games done (in results.jsonl) and left to play; refuses (ConfigError) a folder
+        that holds another tournament."""
+        self._check_same_tournament()
+        self._outcomes = self.results.load()
+        done = {o.index for o in self._outcomes}
+        left = sum(1 for game in self._games() if game.index not in done)
+        return Progress(done=len(done), left=left, total=self.total_games(),
+                        sequential=self.config.format == "sprt")
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[GameOutcome]:
@@ -217,7 +334,8 @@ class Tournament:
         fingerprint = {"game": c.game, "variant": c.variant, "seats": c.seats,
                        "format": c.format, "seed": c.seed, "rounds": c.rounds,
                        "challenger": c.challenger, "options": c.options,
-                       "bots": sorted(self.manifests)}
+                       "bots": sorted(self.manifests), "schedule": SCHEDULE_VERSION,
+                       "sprt": dataclasses.asdict(c.sprt) if c.sprt else None}
         path = self.output / "tournament.lock.json"
         if path.exists() and json.loads(path.read_text()) != fingerprint:
             raise ConfigError(f"{self.output} holds results of another tournament "
@@ -233,12 +351,14 @@ class Tournament:
                 decision_ms=c.decision_ms, bank_ms=c.bank_ms, on_timeout="forfeit",
                 forfeit_on_illegal=True)
             tokens = {cred.seat: cred.token for cred in created.seats}
-            bots = [self._launch(game, created.game_id, seat, name, tokens[seat])
-                    for seat, name in enumerate(game.seating)]
+            bots: dict[int, BotProcess] = {}
             try:
-                final = self._follow(client, created.game_id, bots, tokens)
+                for seat, name in enumerate(game.seating):
+                    bots[seat] = self._launch(game, created.game_id, seat, name, tokens[seat])
+                final = follow_game(client, created.game_id, bots, tokens,
+                                    c.game_timeout_s)
             finally:
-                for bot in bots:
+                for bot in bots.values():
                     bot.stop()
             record = client.record(created.game_id)
         self._save_record(game, record)
@@ -251,36 +371,44 @@ class Tournament:
                                 seat=seat, token=token,
                                 seed=derive_seed(game.seed, "bot", name, seat), log_path=log)
 
-    def _follow(self, client: RetryingClient, game_id: str, bots: list[BotProcess],
-                tokens: dict[int, str]) -> pb.View:
-        """Watch until the game ends; resign seats whose process died or ran too long."""
-        deadline = time.monotonic() + self.config.game_timeout_s
-        resigned: set[int] = set()
-        while (view := client.view(game_id)).status != FINISHED:
-            for seat, bot in enumerate(bots):
-                code = bot.exit_code()
-                if code is not None and seat not in resigned:
-                    self._resign(client, game_id, tokens[seat], view,
-                                 f"crashed: exited with code {code} before the end")
-                    resigned.add(seat)
-            if time.monotonic() > deadline:
-                for seat in set(range(len(bots))) - resigned:
-                    self._resign(client, game_id, tokens[seat], view, "game time limit")
-                    resigned.add(seat)
-            time.sleep(POLL_SECONDS)
-        return view
-
-    @staticmethod
-    def _resign(client: RetryingClient, game_id: str, token: str, view: pb.View,
-                reason: str) -> None:
-        with contextlib.suppress(grpc.RpcError):  # the game may have ended meanwhile
-            client.resign(game_id, token, reason)
-
     def _save_record(self, game: ScheduledGame, record: pb.GameRecord) -> None:
         path = self.output / "games" / f"{game.index:05d}.json"
         data = {"schedule": game.to_json(),
                 "record": MessageToDict(record, preserving_proto_field_name=True)}
         path.write_text(json.dumps(data, indent=1, sort_keys=True))
+
+
+def follow_game(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
+                tokens: Mapping[int, str], timeout_s: float) -> pb.View:
+    """Watch a game until it ends (its final view); resign the seat of a bot whose process
+    died (saying why: a limit it exceeded, or a crash) and, after `timeout_s` (0: never),
+    every seat."""
+    deadline = time.monotonic() + timeout_s if timeout_s else float("inf")
+    resigned: set[int] = set()
+    while (view := client.view(game_id)).status != FINISHED:
+        for seat, bot in bots.items():
+            if seat not in resigned and bot.exit_code() is not None:
+                reason = bot.ended_reason()
+                if resign(client, game_id, tokens[seat], reason) and \
+                        bot.manifest.protocol == "grpc":  # the bridge logs a stdio bot's
+                    bot.note(reason)
+                resigned.add(seat)
+        if time.monotonic() > deadline:
+            for seat in set(tokens) - resigned:
+                resign(client, game_id, tokens[seat], "game time limit")
+                resigned.add(seat)
+        time.sleep(POLL_SECONDS)
+    return view
+
+
+def resign(client: RetryingClient, game_id: str, token: str, reason: str) -> bool:
+    """Resign a seat; False if the game did not let it (it may have ended, or the stdio
+    bridge may have resigned it already)."""
+    try:
+        client.resign(game_id, token, reason[:200])
+    except grpc.RpcError:
+        return False
+    return True
 
 
 def outcome_of(game: ScheduledGame, record: pb.GameRecord, final: pb.View) -> GameOutcome:

@@ -5,15 +5,28 @@ includes the challenger. Each combination is played once per seat rotation, so e
 sits in every seat position equally often, and all rotations of one combination and round
 share one game seed (the same deck and draws from every seat, like paired openings in
 chess). Game seeds derive from the tournament seed: the schedule is reproducible.
+
+Order (fair at every moment): each round is played in passes, one per seat rotation;
+a pass plays every combination once, in an order that spreads each bot's games evenly
+(`spread_order`: next comes the combination whose bots have played the fewest games so
+far). Every pass is complete and balanced on its own, so a tournament stopped or watched
+at any point has given every bot about its share of games.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from games.core import derive_seed
+
+SCHEDULE_VERSION = 2
+"""Bumped when the same config would give other games at the same indices (2: passes in
+spread order); part of a run folder's fingerprint, so a folder of another version is
+not resumed."""
 
 
 @dataclass(frozen=True)
@@ -33,12 +46,43 @@ def rotations(group: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(group[r:]) + tuple(group[:r]) for r in range(len(group))]
 
 
+def spread_order(groups: Sequence[Sequence[str]]) -> list[int]:
+    """The groups' positions in playing order: each next group is the one whose bots have
+    played the fewest games so far (sum over its bots), ties to the earlier position.
+
+    Greedy with a lazy heap: a group's key only grows as its bots play, so a popped group
+    whose key is still current is the true minimum. Remembered per list of groups (a
+    large round-robin, 4,368 groups of 5 of 16 bots, takes seconds).
+    """
+    return list(_spread_order(tuple(tuple(group) for group in groups)))
+
+
+@lru_cache(maxsize=16)
+def _spread_order(groups: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
+    played: dict[str, int] = {}
+    heap = [(0, position) for position in range(len(groups))]
+    order: list[int] = []
+    while heap:
+        key, position = heapq.heappop(heap)
+        current = sum(played.get(name, 0) for name in groups[position])
+        if current != key:
+            heapq.heappush(heap, (current, position))
+            continue
+        order.append(position)
+        for name in groups[position]:
+            played[name] = played.get(name, 0) + 1
+    return tuple(order)
+
+
 def _games_of(groups: list[tuple[str, ...]], rounds: int, seed: int) -> list[ScheduledGame]:
+    order = spread_order(groups)
+    seats = len(groups[0]) if groups else 0
     scheduled: list[ScheduledGame] = []
     for round_ in range(rounds):
-        for number, group in enumerate(groups):
-            game_seed = derive_seed(seed, "group", number, "round", round_)
-            for seating in rotations(group):
+        for rotation in range(seats):
+            for number in order:
+                game_seed = derive_seed(seed, "group", number, "round", round_)
+                seating = rotations(groups[number])[rotation]
                 scheduled.append(ScheduledGame(len(scheduled), game_seed, seating))
     return scheduled
 
@@ -59,8 +103,10 @@ def gauntlet(challenger: str, field: Sequence[str], seats: int, rounds: int,
 
 def sprt_games(a: str, b: str, field: Sequence[str], seats: int,
                seed: int) -> Iterator[ScheduledGame]:
-    """An endless stream of games seating A and B (other seats from the field, in turn);
-    the runner stops when the test decides."""
+    """An endless stream of games seating A and B (other seats from the field, in turn,
+    or more copies of B when the field is only A and B); the runner stops when the test
+    decides. Every seating is a rotation of (A, B, others…): B sits right after A, the
+    seat A is scored against (`arena.sprt.designated_b_seat`)."""
     fillers = [name for name in field if name not in (a, b)] or [b]
     index = 0
     for number in range(10**9):

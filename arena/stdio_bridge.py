@@ -4,9 +4,10 @@ writes stdout (docs/bots.md, "stdio bots").
     CURIA_SEAT_TOKEN=... python3 -m arena.stdio_bridge \\
         --server HOST:PORT --game-id ID --seat N -- perl bot.pl
 
-The bridge starts the bot command as its child (stdin and stdout are pipes, stderr is
-inherited) and follows the seat's WatchGame stream. Whenever the seat must decide it
-writes one JSON line to the bot's stdin,
+The bridge starts the bot command as its child (stdin and stdout are pipes; its stderr
+is copied to the bridge's), sets the bot's resource limits on it (`--memory-mb`,
+`--cpu-seconds`: the bot's, not the bridge's own) and follows the seat's WatchGame
+stream. Whenever the seat must decide it writes one JSON line to the bot's stdin,
 
     {"type": "decide", "game": ..., "variant": ..., "seat": 1, "version": 12,
      "seat_names": [...], "observation": {...}, "legal": ["play common", ...],
@@ -18,7 +19,8 @@ in order; an answer to a version the game has left (the seat timed out meanwhile
 dropped. When the game is over it writes {"type": "end", "result": {...},
 "forfeited": [...]}, closes the bot's stdin, waits `--grace` seconds and kills it; exit 0.
 If the bot exits or closes its stdout before that, the bridge resigns the seat (reason
-"stdio bot exited: code N") and exits 1. A bot that does not answer is left to the
+"stdio bot exited: code N", prefixed with "exceeded memory_mb (N MB): " or "exceeded
+cpu_seconds (N s): " when a limit stopped it) and exits 1. A bot that does not answer is left to the
 server's time limit while the bridge follows the game to its end.
 
 The seat's token is read from CURIA_SEAT_TOKEN and is not passed on to the bot (the bot
@@ -46,6 +48,7 @@ from typing import IO, Any
 
 import grpc
 
+from arena.limits import Limits, apply_limits, exceeded
 from bots.grpc_player import (
     SeatConnection,
     add_launch_arguments,
@@ -54,6 +57,7 @@ from bots.grpc_player import (
     wait_for_start,
 )
 from curia.v1 import game_service_pb2 as pb
+from service.channels import OPERATOR_ONLY_ENV
 from service.retry import StreamInterrupted, describe_error
 
 log = logging.getLogger("curia.stdio_bridge")
@@ -63,13 +67,24 @@ FINISHED = pb.GAME_STATUS_FINISHED
 MAX_LINE = 64 * 1024
 #: How often a refused answer is asked again while the seat must still decide.
 MAX_REASKS = 3
+#: How much of the bot's stderr is kept to tell why it ended (`arena.limits.exceeded`).
+STDERR_TAIL = 8192
+#: What the bridge logs when the bot outlives the end of the game (`curia arena check`
+#: looks for it).
+NOT_EXITED = "the bot did not exit"
+#: A bot without limits (the bridge's default).
+NO_LIMITS = Limits(0, 0)
 #: The environment a bot does not get.
-SECRET_ENV = ("CURIA_SEAT_TOKEN",)
+SECRET_ENV = ("CURIA_SEAT_TOKEN", *OPERATOR_ONLY_ENV)
 
 
 # ---------------------------------------------------------------------------------------
 # The messages
 # ---------------------------------------------------------------------------------------
+def legal_notations(view: pb.View) -> tuple[str, ...]:
+    return tuple(decision.notation for decision in view.legal_decisions)
+
+
 def time_left_ms(view: pb.View, now_ms: int) -> int | None:
     """The sooner of the decision deadline and the bank; None when unlimited."""
     limits = []
@@ -151,14 +166,38 @@ class BotProcess:
     """The bot as a child process; its stdout lines and the game's views arrive on one
     queue (`events`), so that neither a silent bot nor a quiet game blocks the other."""
 
-    def __init__(self, command: Sequence[str], events: queue.Queue[tuple[str, Any]]) -> None:
+    def __init__(self, command: Sequence[str], events: queue.Queue[tuple[str, Any]],
+                 limits: Limits = NO_LIMITS) -> None:
         env = {k: v for k, v in os.environ.items() if k not in SECRET_ENV}
         self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, env=env)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        env=env)
+        apply_limits(self.process.pid, limits)
+        self.limits = limits
         self.events = events
         self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.stderr_tail = b""
         threading.Thread(target=self._read, daemon=True, name="bot-stdout").start()
         threading.Thread(target=self._write, daemon=True, name="bot-stdin").start()
+        self._copier = threading.Thread(target=self._copy_stderr, daemon=True,
+                                         name="bot-stderr")
+        self._copier.start()
+
+    def _copy_stderr(self) -> None:
+        """The bot's stderr to ours (the seat's log), keeping its last STDERR_TAIL bytes."""
+        stderr = self.process.stderr
+        assert stderr is not None
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := os.read(stderr.fileno(), 4096):
+                sys.stderr.buffer.write(chunk)
+                sys.stderr.buffer.flush()
+                self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_TAIL:]
+
+    def exit_reason(self, code: int | None) -> str:
+        """Why the bot left early: a limit it exceeded, then how it exited."""
+        self._copier.join(timeout=2.0)  # its last words
+        limit = exceeded(code, self.stderr_tail.decode("utf-8", "replace"), self.limits)
+        return f"{limit}: {exit_reason(code)}" if limit else exit_reason(code)
 
     def _read(self) -> None:
         stdout = self.process.stdout
@@ -212,13 +251,18 @@ class Bridge:
     """One seat, played by a stdio bot."""
 
     def __init__(self, server: str, game_id: str, seat: int, token: str,
-                 command: Sequence[str], grace: float = 2.0) -> None:
+                 command: Sequence[str], grace: float = 2.0,
+                 limits: Limits = NO_LIMITS) -> None:
         self.server, self.game_id, self.seat, self.token = server, game_id, seat, token
-        self.command, self.grace = list(command), grace
+        self.command, self.grace, self.limits = list(command), grace, limits
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.asked: collections.deque[int] = collections.deque()  # versions, in order
         self.asked_versions: set[int] = set()
         self.reasks: collections.Counter[int] = collections.Counter()
+        #: the legal notations the bot was shown, by version asked
+        self.shown: dict[int, tuple[str, ...]] = {}
+        #: the bot's last answer refused as stale, with the decisions it chose among
+        self.stale_answer: tuple[tuple[str, ...], str] | None = None
         self.latest = 0
         self.forfeited = False
         self.view = pb.View()
@@ -226,7 +270,7 @@ class Bridge:
     def run(self) -> int:
         with SeatConnection(self.server, self.game_id, self.token) as connection:
             try:
-                bot = BotProcess(self.command, self.events)
+                bot = BotProcess(self.command, self.events, self.limits)
             except OSError as error:
                 reason = f"stdio bot did not start: {error.strerror or error}"
                 log.error("%s (%s)", reason, " ".join(self.command))
@@ -248,6 +292,8 @@ class Bridge:
                     return self._finish(bot)
             elif kind == "line":
                 self._on_answer(bot, connection, parse_answer(payload))
+            if kind == "view" and self.stale_answer is not None:
+                self._resubmit_stale(connection)
             elif kind == "eof":
                 return self._bot_left(bot, connection)
             elif kind == "error":
@@ -278,8 +324,19 @@ class Bridge:
             self.forfeited = True
             return False
         if view.legal_decisions and view.version not in self.asked_versions:
-            self._ask(bot, view)
+            legal = legal_notations(view)
+            if self._answer_pending_for(legal) or (
+                    self.stale_answer is not None and self.stale_answer[0] == legal):
+                self.asked_versions.add(view.version)  # the bot's answer will do
+            else:
+                self._ask(bot, view)
         return False
+
+    def _answer_pending_for(self, legal: tuple[str, ...]) -> bool:
+        """Whether the bot is already deciding among exactly these decisions: a newer
+        version while a simultaneous choice is pending (another seat decided). The bot is
+        not asked twice, so its choices do not depend on who answered first."""
+        return bool(self.asked) and self.shown.get(self.asked[-1]) == legal
 
     def _ask(self, bot: BotProcess, view: pb.View, refused: str | None = None) -> None:
         message = decide_message(view, int(time.time() * 1000))
@@ -288,29 +345,58 @@ class Bridge:
         bot.send(message)
         self.asked.append(view.version)
         self.asked_versions.add(view.version)
+        self.shown[view.version] = legal_notations(view)
 
     def _on_answer(self, bot: BotProcess, connection: SeatConnection, text: str) -> None:
         if not self.asked:
             log.warning("ignored a line the bot wrote unasked: %.80r", text)
             return
         version = self.asked.popleft()
+        if version < self.latest and not self.forfeited and \
+                self.shown.get(version) == legal_notations(self.view):
+            version = self.latest  # the same choice, still open at the newer version
         if version < self.latest or self.forfeited:
             log.info("dropped %.80r: an answer for version %d, the game is at %d", text,
                      version, self.latest)
             return
+        self._submit(bot, connection, version, text)
+
+    def _submit(self, bot: BotProcess | None, connection: SeatConnection, version: int,
+                text: str) -> None:
+        """Submit the bot's answer at `version`. Refused as stale (another seat decided
+        first), it is kept: a newer view with the same decisions gets it again."""
         request_id = f"{self.seat}-{version}-{self.reasks[version]}"
+        self.stale_answer = None
         try:
             response = connection.submit(version, text, request_id=request_id)
         except grpc.RpcError as error:
             code = error.code()
             log.warning("%.80r at version %d refused (%s)", text, version,
                         describe_error(error))
-            if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION):
-                self._maybe_reask(bot, connection, version, error.details() or code.name)
-            elif code not in (grpc.StatusCode.ABORTED,):
+            if code == grpc.StatusCode.ABORTED:
+                self.stale_answer = (self.shown.get(version, ()), text)
+            elif code in (grpc.StatusCode.INVALID_ARGUMENT,
+                          grpc.StatusCode.FAILED_PRECONDITION):
+                if bot is not None:
+                    self._maybe_reask(bot, connection, version, error.details() or code.name)
+            else:
                 raise
             return
         self.latest = max(self.latest, response.version)
+
+    def _resubmit_stale(self, connection: SeatConnection) -> None:
+        """The stale answer again, at the newest version, if the seat still chooses among
+        the same decisions there (a simultaneous choice another seat made first); dropped
+        once the seat has other decisions to choose from (the bot is asked then)."""
+        assert self.stale_answer is not None
+        legal, text = self.stale_answer
+        view = self.view
+        current = legal_notations(view)
+        if self.forfeited or view.status == FINISHED or (current and current != legal):
+            self.stale_answer = None
+        elif current:
+            self.shown[view.version] = legal
+            self._submit(None, connection, view.version, text)
 
     def _maybe_reask(self, bot: BotProcess, connection: SeatConnection, version: int,
                      refusal: str) -> None:
@@ -328,13 +414,13 @@ class Bridge:
         bot.close_stdin()
         code = bot.wait(self.grace)
         if code is None:
-            log.warning("the bot did not exit %.1f s after the end: killed", self.grace)
+            log.warning("%s %.1f s after the end: killed", NOT_EXITED, self.grace)
         log.info("%s", describe_result(self.view, self.seat))
         return 0
 
     def _bot_left(self, bot: BotProcess, connection: SeatConnection) -> int:
         code = bot.wait(1.0)
-        reason = exit_reason(code)
+        reason = bot.exit_reason(code)
         log.error("%s before the game was over: resigning seat %d", reason, self.seat)
         self._resign(connection, reason)
         return 1
@@ -367,6 +453,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     add_launch_arguments(parser)
     parser.add_argument("--grace", type=float, default=2.0,
                         help="seconds the bot has to exit after the end (default 2)")
+    parser.add_argument("--memory-mb", type=int, default=0,
+                        help="the bot's address-space limit, MiB (default 0: none)")
+    parser.add_argument("--cpu-seconds", type=int, default=0,
+                        help="the bot's CPU-time limit, seconds (default 0: none)")
     args = parser.parse_args(own)
     check_launch_arguments(parser, args)
     if not command:
@@ -387,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _terminate)
     try:
         return Bridge(args.server, args.game_id, args.seat, args.token, args.command,
-                      args.grace).run()
+                      args.grace, Limits(args.memory_mb, args.cpu_seconds)).run()
     except (grpc.RpcError, StreamInterrupted) as error:
         log.error("giving up: %s", describe_error(error))
         return 1

@@ -55,8 +55,9 @@ FINISHED = pb.GAME_STATUS_FINISHED
 WAITING = pb.GAME_STATUS_WAITING_FOR_SEATS
 
 #: A seat rides out a server restart: a dropped connection is retried (`service.retry`)
-#: up to 30 times in a row, on a fresh channel, pausing 0.1 s, 0.2 s, ... up to 1 s.
-SEAT_RETRIES = RetryPolicy(codes=DISCONNECTED, retries=30, pause=0.1, max_pause=1.0)
+#: for up to CURIA_RETRY_SECONDS (30 s) in a row, on a fresh channel, pausing 0.1 s, 0.2 s,
+#: ... up to 1 s (jittered).
+SEAT_RETRIES = RetryPolicy(codes=DISCONNECTED, pause=0.1, max_pause=1.0)
 #: Refusals of a decision that leave the game as it was: the stream goes on.
 REFUSED = frozenset({grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION,
                      grpc.StatusCode.INVALID_ARGUMENT})
@@ -122,14 +123,18 @@ def play_connected(connection: SeatConnection, *, start: pb.View, seat: int, bot
                    seed: int, pace: float = 0.0) -> pb.View:
     """Play `seat` from its view `start` (every seat taken) to the end of the game.
 
-    The state handed to the bot at version v is rebuilt from the seat's observation with
-    the seed `derive_seed(seed, v)`; `pace` seconds pass before each submission.
+    The state handed to the bot for its n-th decision is rebuilt from the seat's
+    observation with the seed `derive_seed(seed, n)`; `pace` seconds pass before each
+    submission. A choice refused as stale (another seat decided first) is submitted again
+    at the newer version while the seat chooses among the same decisions: the bot is not
+    asked twice, so a game's decisions do not depend on who answered first.
     """
     if start.status == FINISHED:
         return start
     latest = start.version  # the newest version known: older views are stale
-    chosen: tuple[int, str] | None = None  # (version, notation) of the last choice
+    chosen: tuple[tuple[str, ...], str] | None = None  # (legal notations, choice) pending
     applied = -1  # the last version whose decision the server applied
+    decided = 0  # decisions of this seat applied so far
     forfeited = False
     for view in connection.follow(start.version):
         if view.status == FINISHED:
@@ -145,15 +150,16 @@ def play_connected(connection: SeatConnection, *, start: pb.View, seat: int, bot
             continue
         if not view.legal_decisions or applied == view.version:
             continue
-        if chosen is None or chosen[0] != view.version:
+        legal = tuple(d.notation for d in view.legal_decisions)
+        if chosen is None or chosen[0] != legal:
             state = from_observation(json.loads(view.observation_json),
-                                     derive_seed(seed, view.version))
-            chosen = (view.version, notation(bot.choose(state, seat)))
+                                     derive_seed(seed, decided))
+            chosen = (legal, notation(bot.choose(state, seat)))
             if pace:
                 time.sleep(pace)
         response = submit(connection, seat, view.version, chosen[1])
         if response is not None:
-            applied = view.version
+            applied, chosen, decided = view.version, None, decided + 1
             latest = max(latest, response.version)
     raise StreamInterrupted(f"game {connection.game_id}: the stream ended before the game "
                             f"was over")

@@ -1,18 +1,26 @@
-"""`curia arena run TOURNAMENT.toml` and `curia arena report FOLDER`."""
+"""`curia arena run TOURNAMENT.toml`, `curia arena check BOT_DIR` and
+`curia arena report FOLDER`."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from arena.config import ConfigError, TournamentConfig
 from arena.ratings import GameOutcome, elo_history
-from arena.runner import ResultsFile, Tournament, build_bots, describe
-from curia.remote import service_endpoint
+from arena.runner import ResultsFile, Tournament, check_bots, describe
+from curia.remote import service_endpoint, web_host
+from service.server import LOOPBACK
+
+#: The embedded Redis's data in a run folder (removed once the tournament is complete).
+REDIS_FOLDER = "redis"
 
 
 def add_arena(subparsers: Any) -> None:
@@ -30,13 +38,37 @@ def add_arena(subparsers: Any) -> None:
     run.add_argument("--fresh", action="store_true",
                      help="discard earlier results in the output folder instead of resuming")
     run.add_argument("--no-progress", action="store_true", help="no live progress line")
+    run.add_argument("--keep-redis", action="store_true",
+                     help=f"keep the embedded Redis's data ({REDIS_FOLDER}/ in the results "
+                          f"folder) once the tournament is complete")
+    run.add_argument("--http-port", type=int, metavar="PORT",
+                     help="serve the tournament site (index.html, replays) read-only over "
+                          "HTTP while the tournament runs")
+    run.add_argument("--http-bind", default=LOOPBACK, metavar="ADDRESS",
+                     help="address of --http-port (default %(default)s)")
     run.set_defaults(run=run_arena, parser=run)
+    check = commands.add_parser(
+        "check", help="check that a bot is ready for tournaments (docs/arena.md)",
+        description="Build a bot from its manifest and play a few games against random "
+                    "bots on an embedded service, as the arena would, then say PASS or "
+                    "FAIL per check. Exit code 0 only if every check passes.")
+    check.add_argument("bot", help="the bot's folder (with bot.toml) or its manifest")
+    check.add_argument("--game", help="check this game only (default: every game the "
+                                      "manifest's `games` names, or every game)")
+    check.add_argument("--decision-ms", type=int, default=5000,
+                       help="time limit per decision (default 5000, the arena's)")
+    check.add_argument("--server", metavar="HOST:PORT",
+                       help="play on this service (default: start an embedded one)")
+    check.add_argument("--logs", help="keep the bot's logs in this folder")
+    check.set_defaults(run=run_check, parser=check)
     report = commands.add_parser("report", help="print and export the report of a folder")
     report.add_argument("folder", help="a tournament's output folder")
     report.set_defaults(run=run_report, parser=report)
 
 
 def run_arena(args: argparse.Namespace) -> int:
+    """Load, check, build, play (or resume) and report; a config or bot mistake is one
+    message, never a traceback."""
     try:
         config = TournamentConfig.load(args.config)
     except ConfigError as error:
@@ -44,27 +76,114 @@ def run_arena(args: argparse.Namespace) -> int:
     if args.concurrency:
         config = _replace(config, concurrency=args.concurrency)
     output = Path(args.output).resolve() if args.output else config.output
-    if args.fresh and output.exists():
-        shutil.rmtree(output)
-    output.mkdir(parents=True, exist_ok=True)
-    out = sys.stdout
-    print(f"tournament {config.name}: {config.game} {config.variant}, {config.seats} seats, "
-          f"{config.format}, seed {config.seed}, bots "
-          f"{', '.join(f'{b.name} ({b.language})' for b in config.bots)}", file=out)
     try:
-        build_bots(config.bots, out)
+        return play_tournament(args, config, output, sys.stdout)
     except ConfigError as error:
         print(f"curia arena: {error}", file=sys.stderr)
         return 1
+
+
+def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: Path,
+                    out: TextIO) -> int:
+    """Say how far the tournament is; if games are left, check and build the bots, start
+    the service and play them; then the report."""
+    if args.fresh and output.exists():
+        shutil.rmtree(output)
+    output.mkdir(parents=True, exist_ok=True)
+    print(f"tournament {config.name}: {config.game} {config.variant}, {config.seats} seats, "
+          f"{config.format}, seed {config.seed}, bots "
+          f"{', '.join(f'{b.name} ({b.language})' for b in config.bots)}", file=out)
     progress = None if args.no_progress else ProgressLine(sys.stderr)
-    with service_endpoint(args.server, 0, str(output / "redis"), out) as server:
-        tournament = Tournament(config, server, output,
-                                on_result=progress.update if progress else None)
-        outcomes = tournament.run()
-    if progress:
-        progress.finish()
-    write_report(outcomes, output, describe(config), out)
+    site = SiteUpdater(output, describe(config), progress)
+    tournament = Tournament(config, "", output,  # the server is known once started
+                            on_result=site.update)
+    status = tournament.progress()
+    print(status.line(), file=out, flush=True)
+    if status.left:
+        check_bots(config.bots, out)
+        with service_endpoint(args.server, 0, str(output / REDIS_FOLDER), out) as server, \
+                site_server(output, args.http_port, args.http_bind, out):
+            site.update(tournament.results.load(), status.total)
+            tournament.server = server
+            tournament.run()
+        if progress:
+            progress.finish()
+    left = tournament.progress().left
+    if not args.keep_redis and left == 0:
+        remove_redis_data(output, out)
+    outcomes = sorted(ResultsFile(output / "results.jsonl").load(), key=lambda o: o.index)
+    if outcomes:
+        write_report(outcomes, output, describe(config), out, complete=left == 0,
+                     total=tournament.total_games())
     return 0
+
+
+class SiteUpdater:
+    """After each game: the progress line, then the tournament site (its replay, the
+    leaderboard so far). A site that cannot be written is logged, never fatal."""
+
+    def __init__(self, output: Path, meta: dict[str, Any],
+                 progress: ProgressLine | None) -> None:
+        self.output, self.meta, self.progress = output, meta, progress
+
+    def update(self, outcomes: list[GameOutcome], total: int) -> None:
+        if self.progress is not None:
+            self.progress.update(outcomes, total)
+        from arena.site import write_site
+
+        try:
+            write_site(self.output, outcomes, self.meta, total=total, complete=False)
+        except (OSError, ValueError) as error:
+            print(f"\ncuria arena: the site was not updated: {error}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def site_server(output: Path, port: int | None, host: str, out: TextIO) -> Iterator[None]:
+    """With a port: the run folder's site served read-only over HTTP while it runs."""
+    if port is None:
+        yield
+        return
+    from service.http_gateway import BackgroundGateway, Gateway
+
+    gateway = BackgroundGateway(Gateway(site=output), host, port)
+    try:
+        bound = gateway.start()
+    except OSError as error:
+        raise ConfigError(f"--http-port {port}: {error}") from error
+    print(f"tournament site on http://{web_host(host)}:{bound}/ while the tournament runs",
+          file=out, flush=True)
+    try:
+        yield
+    finally:
+        gateway.stop()
+
+
+def remove_redis_data(output: Path, out: TextIO) -> None:
+    """The embedded Redis's data of a complete tournament: the records are in games/."""
+    folder = output / REDIS_FOLDER
+    if folder.is_dir():
+        shutil.rmtree(folder)
+        print(f"complete: removed the embedded Redis data ({folder}; --keep-redis keeps it)",
+              file=out)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """`curia arena check`: exit code 0 only if every check passes."""
+    from arena.check import check_bot
+
+    out = sys.stdout
+
+    @contextlib.contextmanager
+    def serve() -> Iterator[str]:
+        with tempfile.TemporaryDirectory(prefix="curia-check-") as data, \
+                service_endpoint(args.server, 0, data, out) as server:
+            yield server
+
+    passed = check_bot(Path(args.bot), out, serve, game=args.game,
+                       decision_ms=args.decision_ms,
+                       logs=Path(args.logs) if args.logs else None)
+    print(f"\n{'PASS' if passed else 'FAIL'}: {args.bot}", file=out)
+    return 0 if passed else 1
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -99,10 +218,12 @@ class ProgressLine:
 
 
 def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any],
-                 out: TextIO) -> None:
-    """Print the leaderboard, crosstable and seat statistics; write the exports and plot."""
+                 out: TextIO, complete: bool = True, total: int | None = None) -> None:
+    """Print the leaderboard, crosstable and seat statistics; write the exports, the plot
+    and the tournament site (index.html, replays/)."""
     from arena import report
     from arena.plot import plot_ratings
+    from arena.site import write_site
 
     rows = report.leaderboard(outcomes)
     names, matrix = report.crosstable(outcomes)
@@ -122,29 +243,19 @@ def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any]
     (folder / "ratings.csv").write_text(report.ratings_csv(rows))
     _, history = elo_history(outcomes)
     plot_ratings(history, folder / "ratings.png")
+    site = write_site(folder, outcomes, meta, total=total or len(outcomes),
+                      complete=complete)
     print(f"\nwritten to {folder}: leaderboard.txt, tournament.json, games.csv, ratings.csv, "
-          f"ratings.png, results.jsonl, games/ (records), logs/ (bot output)", file=out)
+          f"ratings.png, results.jsonl, games/ (records), logs/ (bot output), index.html "
+          f"and replays/ (the site: open {site.as_uri()}); see docs/arena.md", file=out)
 
 
 def sprt_text(outcomes: list[GameOutcome], spec: dict[str, Any]) -> str:
-    """The SPRT's verdict on "is A stronger than B", with the head-to-head record."""
-    from arena.ratings import elo_from_score, elo_margin, head_to_head, score_with_stderr, sprt
+    """The SPRT's verdict on "is A stronger than B", as `arena.sprt` takes it: one A-B
+    result per game, the verdict the stop was taken on."""
+    from arena.sprt import verdict_text
 
-    a, b = spec["a"], spec["b"]
-    wins, draws, losses = head_to_head(outcomes, a, b)
-    test = sprt(wins, draws, losses, spec["elo0"], spec["elo1"], spec["alpha"], spec["beta"])
-    verdict = {"H1": f"H1 accepted: {a} is stronger than {b} (elo1 = {spec['elo1']})",
-               "H0": f"H0 accepted: {a} is not stronger than {b} by elo1 "
-                     f"(elo0 = {spec['elo0']})",
-               None: "no decision yet (max_games reached or still running)"}[test.decision]
-    lines = [f"{a} vs {b}: {wins} wins, {draws} draws, {losses} losses",
-             f"LLR {test.llr:.2f} (bounds {test.lower:.2f}, {test.upper:.2f}; "
-             f"alpha {spec['alpha']}, beta {spec['beta']}): {verdict}"]
-    if 0 < wins + draws / 2 < wins + draws + losses:
-        score, stderr = score_with_stderr(wins, draws, losses)
-        lines.append(f"Elo difference {elo_from_score(score):+.0f} "
-                     f"± {elo_margin(score, stderr):.0f} (95%)")
-    return "\n".join(lines)
+    return verdict_text(outcomes, spec)
 
 
 def _replace(config: TournamentConfig, **changes: Any) -> TournamentConfig:

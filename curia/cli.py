@@ -32,6 +32,7 @@ from bots import bot_names
 from curia.arena_cli import add_arena
 from curia.remote import add_loadtest, add_serve, add_watch, play_through_service
 from curia.render import PlayLog, final_of_state, print_result
+from curia.replay import add_replay
 from games import GAMES, Game, default_game, get_game
 
 Subparsers = Any  # argparse's private _SubParsersAction
@@ -328,7 +329,8 @@ def _yes(flag: bool) -> str:
 # ---------------------------------------------------------------------------------------
 #: Each function adds one subcommand to the parser (see the module docstring).
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
-    add_play, add_simulate, add_games, add_serve, add_watch, add_loadtest, add_arena]
+    add_play, add_simulate, add_games, add_serve, add_watch, add_loadtest, add_arena,
+    add_replay]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -31,9 +31,9 @@ from games import GAMES, default_game
 from games.core import JSON
 from service.access import AccessPolicy, CreateRateLimit
 from service.channels import SecurityConfigError, ServerTls, read_admin_token
-from service.redis_server import EmbeddedRedis, free_port
+from service.redis_server import APPENDFSYNC, EmbeddedRedis, free_port
 from service.retry import RetryingClient, StreamInterrupted, describe_error
-from service.server import BackgroundServer, ServeOptions, ServerRules, serve
+from service.server import LOOPBACK, BackgroundServer, ServeOptions, ServerRules, serve
 
 FINISHED = pb.GAME_STATUS_FINISHED
 DEFAULT_SERVER = "localhost:50051"
@@ -55,9 +55,19 @@ def add_serve(subparsers: Any) -> None:
     parser.add_argument("--redis-url", help="external Redis, e.g. redis://host:6379/0")
     parser.add_argument("--data-dir", default="data/redis",
                         help="embedded Redis data folder (default data/redis)")
+    parser.add_argument("--appendfsync", choices=APPENDFSYNC, default="everysec",
+                        help="when the embedded Redis syncs its append-only file to disk: "
+                             "everysec (default; a host crash may lose the last second of "
+                             "acknowledged decisions) or always (none lost; slower); see "
+                             "deploy/README.md, Durability")
     parser.add_argument("--metrics-port", type=int, help="Prometheus /metrics port")
     parser.add_argument("--metrics-bind", dest="metrics_host",
                         help="address /metrics listens on (default: as --bind)")
+    parser.add_argument("--http-port", type=int, metavar="PORT",
+                        help="also serve web pages over HTTP: a live spectator viewer at "
+                             "/games/GAME_ID (default: none)")
+    parser.add_argument("--http-bind", dest="http_host", default=LOOPBACK, metavar="ADDRESS",
+                        help="address of --http-port (default %(default)s)")
     parser.add_argument("--finished-ttl", type=int, default=7 * 24 * 3600,
                         help="seconds a finished game is kept (default 7 days)")
     parser.add_argument("--log-level", default="INFO", help="INFO, DEBUG, WARNING, ...")
@@ -97,6 +107,8 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
     for name in ("max_live_games", "create_rate", "create_burst"):
         if getattr(args, name) < 0:
             args.parser.error(f"--{name.replace('_', '-')} must not be negative")
+    if args.http_port is not None and not 0 < args.http_port < 65536:
+        args.parser.error("--http-port must be a port number, 1-65535")
     if args.idle_ttl < 1 or args.autoplay_limit < 1:
         args.parser.error("--idle-ttl and --autoplay-limit must be at least 1")
     try:
@@ -109,10 +121,17 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
                           creates=CreateRateLimit(args.create_rate,
                                                   max(1, args.create_burst)))
     return ServeOptions(port=args.port, host=args.host, redis_url=args.redis_url,
-                        data_dir=args.data_dir, metrics_port=args.metrics_port,
-                        metrics_host=args.metrics_host, finished_ttl=args.finished_ttl,
-                        idle_ttl=args.idle_ttl, log_level=args.log_level, tls=tls,
-                        rules=ServerRules(access, args.autoplay_limit))
+                        data_dir=args.data_dir, appendfsync=args.appendfsync,
+                        metrics_port=args.metrics_port, metrics_host=args.metrics_host,
+                        finished_ttl=args.finished_ttl, idle_ttl=args.idle_ttl,
+                        log_level=args.log_level, tls=tls,
+                        rules=ServerRules(access, args.autoplay_limit),
+                        http_port=args.http_port, http_host=args.http_host)
+
+
+def web_host(host: str) -> str:
+    """A host as it goes in a URL (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -122,6 +141,9 @@ def run_serve(args: argparse.Namespace) -> int:
         scheme = "TLS" if options.tls else "plaintext"
         print(f"curia serving on port {port} at {options.bind_host()}, {scheme} "
               f"(redis {redis_url})", flush=True)
+        if options.http_port is not None:
+            print(f"web pages on http://{web_host(options.http_host)}:{options.http_port}/ "
+                  f"(a game live: /games/GAME_ID)", flush=True)
 
     asyncio.run(serve(options, ready))
     return 0

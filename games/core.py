@@ -484,6 +484,12 @@ class Game(ABC):
         """Why the game ended, as a sentence (from `Result.reason`)."""
         return result.reason
 
+    def render_svg(self, observation: JSON) -> str | None:
+        """The board as one self-contained SVG document, drawn from an observation (a
+        seat's or a spectator's: the renderer shows exactly what the observation holds,
+        never more); None if the game has no renderer (viewers then show the JSON)."""
+        return None
+
     # -- shared ---------------------------------------------------------------------
     @property
     def default_variant(self) -> str:

@@ -28,6 +28,15 @@ TLS_CA_ENV, TLS_CERT_ENV, TLS_KEY_ENV = "CURIA_TLS_CA", "CURIA_TLS_CERT", "CURIA
 TLS_SERVER_NAME_ENV, ADMIN_TOKEN_FILE_ENV = "CURIA_TLS_SERVER_NAME", "CURIA_ADMIN_TOKEN_FILE"
 #: Variables a bot process must never inherit: the operator credential is the host's.
 OPERATOR_ONLY_ENV = (ADMIN_TOKEN_FILE_ENV,)
+#: The heartbeat of a stream: an HTTP/2 ping every 5 s, even while no data flows; a ping
+#: unanswered for 5 s breaks the connection (so a WatchGame on a hung or stopped server
+#: fails within about 10 s, and the resumable watch moves on).
+KEEPALIVE_OPTIONS: list[tuple[str, object]] = [
+    ("grpc.keepalive_time_ms", 5_000),
+    ("grpc.keepalive_timeout_ms", 5_000),
+    ("grpc.http2.max_pings_without_data", 0),
+    ("grpc.http2.ping_timeout_ms", 5_000),
+]
 
 
 class SecurityConfigError(ValueError):
@@ -105,7 +114,7 @@ def open_channel(target: str, security: ClientSecurity | None = None,
     """A channel to `target`: TLS when the security settings (default: the environment)
     give a CA, plaintext otherwise."""
     security = ClientSecurity.from_env() if security is None else security
-    every = [*(options or []), *security.options()]
+    every = [*KEEPALIVE_OPTIONS, *(options or []), *security.options()]
     credentials = security.credentials()
     if credentials is None:
         return grpc.insecure_channel(target, options=every)
@@ -116,7 +125,7 @@ def open_aio_channel(target: str, security: ClientSecurity | None = None,
                      options: list[tuple[str, object]] | None = None) -> grpc.aio.Channel:
     """`open_channel` for grpc.aio."""
     security = ClientSecurity.from_env() if security is None else security
-    every = [*(options or []), *security.options()]
+    every = [*KEEPALIVE_OPTIONS, *(options or []), *security.options()]
     credentials = security.credentials()
     if credentials is None:
         return grpc.aio.insecure_channel(target, options=every)

@@ -6,9 +6,11 @@ on the other".
     client.submit(game_id, token, view.version, view.legal_decisions[0].notation)
 
 Each call goes to the current target; when it fails with UNAVAILABLE or DEADLINE_EXCEEDED
-(the server died or cannot be reached) the client moves on to the next target and tries
-again after a bounded, growing pause, at most `attempts` times in all. Every other status
-is the server's answer and is raised at once. The loops are `service.retry`'s.
+(the server died, cannot be reached, or its Redis is away) the client moves on to the next
+target and tries again after a growing, jittered pause, for up to `seconds` in a row
+(default: `service.retry.retry_seconds()`, 30 s, enough for a Redis restart with a large
+append-only file). Every other status is the server's answer and is raised at once. The
+loops are `service.retry`'s.
 
 Retries are safe because the state is in Redis, not in a server: `submit` keeps the SAME
 request id on every attempt, so the decision is applied exactly once (a retry that finds
@@ -22,7 +24,7 @@ from __future__ import annotations
 import threading
 
 from service.client import CuriaClient
-from service.retry import TRANSIENT, RetryingClient, RetryPolicy
+from service.retry import TRANSIENT, RetryingClient, RetryPolicy, retry_seconds
 
 
 class Replicas:
@@ -57,15 +59,20 @@ class FailoverClient(RetryingClient):
     """CuriaClient's calls over several targets, failing over on UNAVAILABLE and
     DEADLINE_EXCEEDED. Safe to share between threads."""
 
-    def __init__(self, targets: list[str], attempts: int = 8, timeout: float = 10.0,
-                 backoff: float = 0.05, max_backoff: float = 1.0) -> None:
+    def __init__(self, targets: list[str], seconds: float | None = None,
+                 timeout: float = 10.0, backoff: float = 0.05, max_backoff: float = 1.0,
+                 attempts: int | None = None) -> None:
+        """`seconds`: how long to keep retrying in a row (default `retry_seconds()`);
+        `attempts`: optionally, also at most this many attempts in all."""
         if not targets:
             raise ValueError("FailoverClient needs at least one target")
-        if attempts < 1:
+        if attempts is not None and attempts < 1:
             raise ValueError("attempts must be at least 1")
         self.replicas = Replicas(targets, timeout)
-        super().__init__(self.replicas, RetryPolicy(codes=TRANSIENT, retries=attempts - 1,
-                                                    pause=backoff, max_pause=max_backoff))
+        super().__init__(self.replicas, RetryPolicy(
+            codes=TRANSIENT, retries=attempts - 1 if attempts is not None else None,
+            seconds=retry_seconds() if seconds is None else seconds, pause=backoff,
+            max_pause=max_backoff))
 
     @property
     def target(self) -> str:

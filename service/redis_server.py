@@ -75,6 +75,8 @@ class PortTaken(RuntimeError):
 PASSWORD_FILE = "redis.password"
 CONFIG_FILE = "redis.conf"
 DEFAULT_MAXMEMORY = "2gb"
+#: Redis's fsync policies for the append-only file (see deploy/README.md, "Durability").
+APPENDFSYNC = ("everysec", "always", "no")
 
 
 def lock_down(folder: Path) -> None:
@@ -113,13 +115,16 @@ class EmbeddedRedis:
 
     def __init__(self, data_dir: str | Path, port: int | None = None,
                  extra_args: tuple[str, ...] = (), password: bool = True,
-                 maxmemory: str = DEFAULT_MAXMEMORY) -> None:
+                 maxmemory: str = DEFAULT_MAXMEMORY, appendfsync: str = "everysec") -> None:
+        if appendfsync not in APPENDFSYNC:
+            raise ValueError(f"appendfsync must be one of {', '.join(APPENDFSYNC)}")
         self.data_dir = Path(data_dir)
         self.chosen_port = port is None  # free to pick another if it is taken meanwhile
         self.port = port or free_port()
         self.extra_args = extra_args
         self.use_password = password
         self.maxmemory = maxmemory
+        self.appendfsync = appendfsync
         self.password: str | None = None
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -150,7 +155,7 @@ class EmbeddedRedis:
         write_private(config, "\n".join(lines) + "\n")
         args = [find_redis_server(), str(config.resolve()), "--port", str(self.port),
                 "--bind", "127.0.0.1", "--dir", str(self.data_dir.resolve()),
-                "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+                "--appendonly", "yes", "--appendfsync", self.appendfsync, "--save", "",
                 "--daemonize", "no", "--logfile", "redis.log", *self.extra_args]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         preexec_fn=_private_files)

@@ -20,11 +20,13 @@ order, whatever the failures in between.
 from __future__ import annotations
 
 import logging
+import os
+import random
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 import grpc
@@ -57,22 +59,43 @@ def describe_error(error: BaseException) -> str:
     return str(error)
 
 
+#: Seconds in a row a client keeps retrying by default: long enough for a Redis restart
+#: that reloads a large append-only file. The environment's CURIA_RETRY_SECONDS overrides.
+DEFAULT_RETRY_SECONDS = 30.0
+RETRY_SECONDS_ENV = "CURIA_RETRY_SECONDS"
+
+
+def retry_seconds() -> float:
+    """The time budget of retries in a row: CURIA_RETRY_SECONDS, else 30 s."""
+    text = os.environ.get(RETRY_SECONDS_ENV, "")
+    try:
+        return max(0.0, float(text)) if text else DEFAULT_RETRY_SECONDS
+    except ValueError:
+        raise ValueError(f"{RETRY_SECONDS_ENV} must be a number of seconds, "
+                         f"not {text!r}") from None
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Which failures are retried, how many in a row, and the pauses in between."""
+    """Which failures are retried, for how long in a row, and the pauses in between.
+    The default is a time budget (`retry_seconds()`), not a count of attempts."""
 
     codes: frozenset[grpc.StatusCode] = TRANSIENT
     #: Most retries in a row (None: only `seconds` limits them).
-    retries: int | None = 7
+    retries: int | None = None
     #: Most seconds spent retrying in a row (None: only `retries` limits them).
-    seconds: float | None = None
+    seconds: float | None = field(default_factory=retry_seconds)
     #: The first pause; each next one is twice as long, up to `max_pause`.
     pause: float = 0.05
     max_pause: float = 1.0
+    #: Each pause is shortened by a random share up to `jitter`, so that many clients
+    #: cut off at once do not all come back at the same instant.
+    jitter: float = 0.5
 
     def pause_before(self, retry: int) -> float:
         """The pause before retry number `retry` (1, 2, ...)."""
-        return min(self.max_pause, self.pause * 2.0 ** min(retry - 1, 60))
+        ceiling = min(self.max_pause, self.pause * 2.0 ** min(retry - 1, 60))
+        return ceiling * (1.0 - self.jitter * random.random())
 
 
 class _Streak:

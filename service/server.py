@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import grpc
 import redis.exceptions as redis_errors
+from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
@@ -35,6 +36,8 @@ from curia.v1 import game_service_pb2_grpc as pb_grpc
 from service.access import AccessPolicy
 from service.channels import ServerTls
 from service.errors import ServiceError, invalid
+from service.health import StoreOutage, follow_store
+from service.http_gateway import Gateway, start_gateway
 from service.keeper import DEFAULT_AUTOPLAY_LIMIT, GameKeeper
 from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS
 from service.redis_server import EmbeddedRedis
@@ -46,6 +49,11 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["GameService"].full_name
 #: Server reflection as the gRPC spec names it now; v1alpha (reflection.SERVICE_NAME) is
 #: served too, for older clients. The two protocols' messages are the same on the wire.
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+REFLECTION_V1_FILE = "grpc/reflection/v1/reflection.proto"
+#: Health names: "" and SERVICE_NAME are SERVING only while Redis answers (readiness);
+#: LIVENESS is SERVING as long as the server's event loop answers at all (liveness: a
+#: restart would not bring Redis back).
+LIVENESS = "liveness"
 MAX_REQUEST_BYTES = 64 * 1024
 #: On SIGTERM, seconds of NOT_SERVING before the server stops accepting calls.
 DRAIN_SECONDS = 1.0
@@ -101,8 +109,9 @@ def _check_parsed(request: Any) -> None:
 class GameService(pb_grpc.GameServiceServicer):
     """Each RPC hands its request to the keeper and turns refusals into status codes."""
 
-    def __init__(self, keeper: GameKeeper) -> None:
+    def __init__(self, keeper: GameKeeper, outage: StoreOutage | None = None) -> None:
         self.keeper = keeper
+        self.outage = outage or StoreOutage()
 
     async def _unary(self, method: str, request: Any, context: grpc.aio.ServicerContext,
                      handler: Callable[[Any], Awaitable[Response]]) -> Response:
@@ -123,8 +132,7 @@ class GameService(pb_grpc.GameServiceServicer):
             raise  # unreachable: abort raises
         except REDIS_AWAY as error:
             code = "UNAVAILABLE"
-            log.warning("redis unavailable", extra={
-                "method": method, "error": f"{type(error).__name__}: {error}"})
+            self.outage.failed(method, error)
             await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
             raise
         except redis_errors.OutOfMemoryError:
@@ -194,8 +202,7 @@ class GameService(pb_grpc.GameServiceServicer):
             await context.abort(error.code, error.message)
         except REDIS_AWAY as error:
             code = "UNAVAILABLE"
-            log.warning("redis unavailable", extra={
-                "method": "WatchGame", "error": f"{type(error).__name__}: {error}"})
+            self.outage.failed("WatchGame", error)
             await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
         except Exception:
             code = "INTERNAL"
@@ -207,8 +214,32 @@ class GameService(pb_grpc.GameServiceServicer):
             RPC_SECONDS.labels("WatchGame", code).observe(time.perf_counter() - started)
 
 
+def _register_reflection_v1() -> None:
+    """Put grpc/reflection/v1/reflection.proto in the default pool (grpcio-reflection
+    ships only v1alpha; v1 is the same file under another package), so that reflection
+    can describe the v1 service it lists."""
+    pool = descriptor_pool.Default()
+    with contextlib.suppress(KeyError):
+        pool.FindFileByName(REFLECTION_V1_FILE)
+        return
+    proto = descriptor_pb2.FileDescriptorProto()
+    reflection_pb.DESCRIPTOR.CopyToProto(proto)
+    old, new = ".grpc.reflection.v1alpha.", ".grpc.reflection.v1."
+    proto.name, proto.package = REFLECTION_V1_FILE, "grpc.reflection.v1"
+    proto.ClearField("options")
+    for message in proto.message_type:
+        for member in message.field:
+            if member.type_name:
+                member.type_name = member.type_name.replace(old, new)
+    for method in proto.service[0].method:
+        method.input_type = method.input_type.replace(old, new)
+        method.output_type = method.output_type.replace(old, new)
+    pool.Add(proto)
+
+
 def enable_reflection(server: grpc.aio.Server, services: tuple[str, ...]) -> None:
     """Server reflection under both its names (v1 and v1alpha), one servicer."""
+    _register_reflection_v1()
     listed = (*services, reflection.SERVICE_NAME, REFLECTION_V1)
     servicer = reflection.aio.ReflectionServicer(listed)
     reflection.enable_server_reflection(listed, server)
@@ -229,19 +260,42 @@ class ServerRules:
     autoplay_limit: int = DEFAULT_AUTOPLAY_LIMIT
 
 
+#: HTTP/2 keepalive (the WatchGame heartbeat): the server pings an idle connection every
+#: KEEPALIVE_MS and drops it if the ping is not answered in KEEPALIVE_TIMEOUT_MS; it
+#: accepts client pings as often as every MIN_CLIENT_PING_MS (clients we ship ping every
+#: 5 s: service.channels.KEEPALIVE_OPTIONS).
+KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS, MIN_CLIENT_PING_MS = 10_000, 5_000, 4_000
+
+
+@dataclass
+class RunningServer:
+    """A started server and what runs beside it: its keeper, health and store outage."""
+
+    server: grpc.aio.Server
+    port: int
+    keeper: GameKeeper
+    health: health_aio.HealthServicer
+    outage: StoreOutage
+
+
 async def create_server(store: GameStore, address: str = "[::]:50051",
                         tls: ServerTls | None = None, rules: ServerRules | None = None
-                        ) -> tuple[grpc.aio.Server, int]:
-    """A started server for `store` on `address` (port 0: any free port) and its port;
-    TLS only when `tls` is given."""
+                        ) -> RunningServer:
+    """A started server for `store` on `address` (port 0: any free port); TLS only when
+    `tls` is given."""
     rules = rules or ServerRules()
     server = grpc.aio.server(options=[
         ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
         ("grpc.max_send_message_length", MAX_RESPONSE_BYTES),
         ("grpc.so_reuseport", 1),
+        ("grpc.keepalive_time_ms", KEEPALIVE_MS),
+        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+        ("grpc.http2.min_recv_ping_interval_without_data_ms", MIN_CLIENT_PING_MS),
+        ("grpc.http2.max_ping_strikes", 0),
     ])
-    add_game_service(GameService(GameKeeper(store, rules.access, rules.autoplay_limit)),
-                     server)
+    outage = StoreOutage()
+    keeper = GameKeeper(store, rules.access, rules.autoplay_limit)
+    add_game_service(GameService(keeper, outage), server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     enable_reflection(server, (SERVICE_NAME,
@@ -251,30 +305,27 @@ async def create_server(store: GameStore, address: str = "[::]:50051",
     if port == 0:
         raise OSError(f"cannot bind {address}")
     await server.start()
-    for name in ("", SERVICE_NAME):
+    for name in ("", SERVICE_NAME, LIVENESS):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    _HEALTH[id(server)] = health
-    return server, port
+    return RunningServer(server, port, keeper, health, outage)
 
 
-#: The health servicer of each server made by create_server, to turn it off at shutdown.
-_HEALTH: dict[int, health_aio.HealthServicer] = {}
-
-
-async def stop_server(server: grpc.aio.Server, grace: float, drain: float = 0.0) -> None:
+async def stop_server(running: RunningServer, grace: float, drain: float = 0.0) -> None:
     """Report NOT_SERVING (so balancers and probes stop sending), keep serving for
     `drain` seconds, then stop, letting calls in flight finish for `grace` seconds."""
-    health = _HEALTH.pop(id(server), None)
-    if health is not None:
-        await health.enter_graceful_shutdown()
+    await running.health.enter_graceful_shutdown()
     if drain:
         await asyncio.sleep(drain)
-    await server.stop(grace=grace)
+    await running.server.stop(grace=grace)
 
 
-async def run_background(keeper: GameKeeper, stop: asyncio.Event,
+async def run_background(running: RunningServer, stop: asyncio.Event,
                          sweep_every: float = 0.05) -> None:
-    """Time-out sweeps, and the active-games gauge, until `stop` is set."""
+    """Until `stop` is set: time-out sweeps, the active-games gauge, and the store probe
+    that keeps health truthful."""
+    keeper = running.keeper
+    prober = asyncio.create_task(follow_store(keeper.store, running.health, (SERVICE_NAME,),
+                                              running.outage, stop))
     last_gauge = 0.0
     while not stop.is_set():
         try:
@@ -282,10 +333,13 @@ async def run_background(keeper: GameKeeper, stop: asyncio.Event,
             if time.monotonic() - last_gauge > 2.0:
                 ACTIVE_GAMES.set(await keeper.store.active_games())
                 last_gauge = time.monotonic()
-        except Exception:  # Redis away for a moment: keep sweeping
+        except REDIS_AWAY as error:  # one line per outage (service.health)
+            running.outage.failed("timeout sweep", error)
+        except Exception:
             log.exception("background sweep failed")
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(stop.wait(), sweep_every)
+    await prober
 
 
 class JsonFormatter(logging.Formatter):
@@ -337,6 +391,7 @@ class ServeOptions:
     host: str | None = None
     redis_url: str | None = None
     data_dir: str = "data/redis"
+    appendfsync: str = "everysec"
     metrics_port: int | None = None
     metrics_host: str | None = None
     finished_ttl: int = 7 * 24 * 3600
@@ -344,6 +399,10 @@ class ServeOptions:
     log_level: str = "INFO"
     tls: ServerTls | None = None
     rules: ServerRules = field(default_factory=ServerRules)
+    #: The web gateway's port (service/http_gateway.py): None, no web pages.
+    http_port: int | None = None
+    #: Its address: loopback unless told, whatever the gRPC port binds.
+    http_host: str = LOOPBACK
 
     def bind_host(self) -> str:
         if self.host is not None:
@@ -362,7 +421,8 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
     embedded = None
     redis_url = options.redis_url
     if redis_url is None:
-        embedded = EmbeddedRedis(Path(options.data_dir)).start()
+        embedded = EmbeddedRedis(Path(options.data_dir),
+                                 appendfsync=options.appendfsync).start()
         redis_url = embedded.url
         log.info("embedded redis started", extra={"redis": redact_url(redis_url),
                                                   "data_dir": options.data_dir})
@@ -376,20 +436,25 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
         if options.metrics_port is not None:
             start_http_server(options.metrics_port,
                               addr=metrics_address(options.metrics_host or host))
-        server, port = await create_server(store, f"{host}:{options.port}", options.tls,
-                                           options.rules)
+        running = await create_server(store, f"{host}:{options.port}", options.tls,
+                                      options.rules)
+        port = running.port
         shown = redact_url(redis_url)  # a password in the URL stays out of logs and stdout
         log.info("serving", extra={"port": port, "host": host, "redis": shown,
                                    "tls": options.tls is not None,
                                    "operator_credential":
                                        options.rules.access.admin_token is not None,
                                    "metrics_port": options.metrics_port})
+        gateway = (await start_gateway(Gateway(running.keeper), options.http_host,
+                                       options.http_port)
+                   if options.http_port is not None else None)
         if ready is not None:
             ready(port, shown)
-        background = asyncio.create_task(run_background(
-            GameKeeper(store, options.rules.access, options.rules.autoplay_limit), stop))
+        background = asyncio.create_task(run_background(running, stop))
         await stop.wait()
-        await stop_server(server, grace=2.0, drain=DRAIN_SECONDS)
+        if gateway is not None:
+            await gateway.stop()
+        await stop_server(running, grace=2.0, drain=DRAIN_SECONDS)
         await background
     finally:
         await store.close()
@@ -428,14 +493,14 @@ class BackgroundServer:
 
     async def _main(self) -> None:
         store = GameStore.from_url(self.redis_url, self.finished_ttl, self.idle_ttl)
-        server, self.port = await create_server(store, f"{self.host}:{self.port}", self.tls,
-                                                self.rules)
+        running = await create_server(store, f"{self.host}:{self.port}", self.tls,
+                                      self.rules)
+        self.port = running.port
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-        background = asyncio.create_task(run_background(
-            GameKeeper(store, self.rules.access, self.rules.autoplay_limit), self._stop))
+        background = asyncio.create_task(run_background(running, self._stop))
         self._ready.set()
         await self._stop.wait()
-        await stop_server(server, grace=1.0)
+        await stop_server(running, grace=1.0)
         await background
         await store.close()
 

@@ -62,6 +62,15 @@ local function merge_forfeits(key, added)
 end
 """
 
+#: KEYS: game hash. ARGV: ttl, then the hash's fields and values. Writes a new game whole
+#: (never half of one); 0 if the id is taken.
+CREATE_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+return 1
+"""
+
 #: KEYS: game hash, log stream, requests hash.
 #: ARGV: expected version, state, request key, status, deadline, forfeits to add, seat,
 #:       notation, cause, events, ms, ttl seconds, clock.
@@ -197,6 +206,7 @@ class GameStore:
         self.finished_ttl = finished_ttl
         #: seconds without a create, join or seat decision after which a live game ends
         self.idle_ttl = idle_ttl
+        self._create = client.register_script(CREATE_SCRIPT)
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._join = client.register_script(JOIN_SCRIPT)
         self._forfeit = client.register_script(FORFEIT_SCRIPT)
@@ -239,13 +249,12 @@ class GameStore:
                                   "clock": json.dumps(clock), "active_ms": created_ms,
                                   "autoplay": 0}
         fields.update({f"token:{seat}": h for seat, h in token_hashes.items()})
+        pairs = [item for name, value in fields.items() for item in (name, value)]
         with REDIS_SECONDS.labels("create").time():
-            created = await self.redis.hsetnx(game_key, "meta", fields["meta"])
+            created = await self._create(keys=[game_key], args=[self.live_ttl, *pairs])
             if not created:
                 raise KeyError(f"game {game_id} exists")
             async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.hset(game_key, mapping=fields)
-                pipe.expire(game_key, self.live_ttl)
                 pipe.sadd(ACTIVE, game_id)
                 pipe.zadd(DEADLINES, {game_id: self.next_look(deadline, created_ms)})
                 await pipe.execute()

@@ -30,6 +30,7 @@ from prometheus_client.metrics import MetricWrapperBase
 
 import service.metrics
 from service.redis_server import free_port
+from service.server import LIVENESS
 from tests.service.conftest import redis_url, server  # noqa: F401  (fixtures)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -111,8 +112,9 @@ def test_deployment_probes_ports_and_user_fit_the_image() -> None:
     pod = deployment["spec"]["template"]
     spec = pod["spec"]
     (container,) = spec["containers"]
-    for probe in ("readinessProbe", "livenessProbe"):
-        assert container[probe]["grpc"] == {"port": 50051, "service": SERVICE}, probe
+    # readiness follows Redis (out of rotation while it is away); liveness only the process
+    assert container["readinessProbe"]["grpc"] == {"port": 50051, "service": SERVICE}
+    assert container["livenessProbe"]["grpc"] == {"port": 50051, "service": LIVENESS}
     ports = {port["name"]: port["containerPort"] for port in container["ports"]}
     assert ports == {"grpc": 50051, "metrics": 9100}
     annotations = pod["metadata"]["annotations"]

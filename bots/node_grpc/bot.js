@@ -33,7 +33,9 @@ const TRANSIENT = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDE
   grpc.status.CANCELLED, grpc.status.INTERNAL, grpc.status.UNKNOWN]);
 const REFUSED = new Set([grpc.status.ABORTED, grpc.status.FAILED_PRECONDITION,
   grpc.status.INVALID_ARGUMENT]);
-const MAX_RETRIES = 30; // reconnects in a row before giving up
+// Seconds of failures in a row before giving up (CURIA_RETRY_SECONDS, as every client we
+// ship): enough for a Redis restart that reloads a large append-only file.
+const RETRY_SECONDS = Number(process.env.CURIA_RETRY_SECONDS || 30);
 const CALL_TIMEOUT_MS = 30000;
 
 // --- arguments: --server/--game-id/--seat, or the same from the environment ------------
@@ -99,10 +101,18 @@ function credentials() {
     read('CURIA_TLS_CERT'));
 }
 
-const channelOptions = process.env.CURIA_TLS_SERVER_NAME
-  ? { 'grpc.ssl_target_name_override': process.env.CURIA_TLS_SERVER_NAME } : {};
+// The stream's heartbeat: an HTTP/2 ping every 5 s; unanswered for 5 s, the connection is
+// broken and the watch resumes on a new one (a hung server is left within about 10 s).
+const channelOptions = {
+  'grpc.keepalive_time_ms': 5000,
+  'grpc.keepalive_timeout_ms': 5000,
+  'grpc.http2.max_pings_without_data': 0,
+  ...(process.env.CURIA_TLS_SERVER_NAME
+    ? { 'grpc.ssl_target_name_override': process.env.CURIA_TLS_SERVER_NAME } : {}),
+};
 let client = new GameService(opts.server, credentials(), channelOptions);
 let failures = 0;
+let failingSince = 0; // when the current run of failures began (ms)
 
 function reconnect() {
   client.close();
@@ -131,10 +141,12 @@ async function call(method, request) {
 
 async function failed(error) {
   if (!TRANSIENT.has(error.code)) throw error;
+  if (failures === 0) failingSince = Date.now();
   failures += 1;
-  if (failures > MAX_RETRIES) throw error;
-  log(`connection lost (${error.details || error.message}); retry ${failures}/${MAX_RETRIES}`);
-  await sleep(Math.min(1000, 100 * failures));
+  const pause = Math.min(1000, 100 * 2 ** Math.min(failures - 1, 10)) * (1 - 0.5 * Math.random());
+  if (Date.now() + pause - failingSince > RETRY_SECONDS * 1000) throw error;
+  log(`connection lost (${error.details || error.message}); retry ${failures}`);
+  await sleep(pause);
   reconnect();
 }
 
@@ -167,6 +179,10 @@ async function play() {
   let latest = Number(start.version);
   let applied = -1;
   let forfeited = false;
+  // The choice not yet applied, with the decisions it was made among: a simultaneous
+  // choice refused as stale (another seat decided first) is sent again at the newer
+  // version, not chosen again, so the game does not depend on who answered first.
+  let pending = null;
   for await (const view of follow(latest)) {
     const version = Number(view.version);
     if (view.status === 'GAME_STATUS_FINISHED') return view;
@@ -178,7 +194,11 @@ async function play() {
       continue;
     }
     if (view.legal_decisions.length === 0 || applied === version) continue;
-    const notation = choose(view.legal_decisions.map((d) => d.notation));
+    const legal = view.legal_decisions.map((d) => d.notation);
+    if (!pending || pending.legal !== legal.join('\n')) {
+      pending = { legal: legal.join('\n'), notation: choose(legal) };
+    }
+    const { notation } = pending;
     try {
       const response = await call('SubmitDecision', {
         ...seatToken,
@@ -187,6 +207,7 @@ async function play() {
         request_id: `${opts.seat}-${version}`, // a retry is applied at most once
       });
       applied = version;
+      pending = null;
       latest = Math.max(latest, Number(response.version));
     } catch (error) {
       // ABORTED: a stale view; FAILED_PRECONDITION / INVALID_ARGUMENT: an illegal decision,

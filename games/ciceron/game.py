@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from games.ciceron import narration
+from games.ciceron import narration, svg
 from games.ciceron.cardset import CardSet, card_set_from_env
 from games.ciceron.observation import state_from_observation
 from games.ciceron.state import CiceronState
@@ -44,3 +44,6 @@ class Ciceron(Game):
 
     def describe_end(self, result: Result, options: JSON) -> str:
         return "the last turn's prestige phase is over (C11: equal prestige shares a place)"
+
+    def render_svg(self, observation: JSON) -> str:
+        return svg.render_svg(observation)

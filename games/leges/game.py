@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from games.core import JSON, Decision, Event, Game, Result, VariantSpec
-from games.leges import narration
+from games.leges import narration, svg
 from games.leges.cardset import CardSet, card_set_from_env
 from games.leges.observation import state_from_observation
 from games.leges.state import LegesState
@@ -46,3 +46,7 @@ class Leges(Game):
     def describe_end(self, result: Result, options: JSON) -> str:
         return ("the last season is over: most VP of visible Laws wins, then most VP in "
                 "one colour (L12: still equal shares the place)")
+
+    def render_svg(self, observation: JSON) -> str:
+        digest = (observation.get("card_set") or {}).get("digest")
+        return svg.render_svg(observation, self.cards if digest == self.cards.digest else None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.core import JSON, Decision, Event, Game, OptionSpec, Result, VariantSpec
-from games.municipium import narration
+from games.municipium import narration, svg
 from games.municipium.board import DEFAULT_OPTIONS, OPTION_RANGES, VARIANTS
 from games.municipium.state import MunicipiumState
 
@@ -42,3 +42,6 @@ class Municipium(Game):
 
     def describe_end(self, result: Result, options: JSON) -> str:
         return narration.describe_end(result.reason, options)
+
+    def render_svg(self, observation: JSON) -> str:
+        return svg.render_svg(observation)

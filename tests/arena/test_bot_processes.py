@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from arena.config import BotManifest
+from arena.runner import BotProcess
 from arena.stdio_bridge import exit_reason, parse_answer, split_argv
 from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
@@ -46,8 +48,12 @@ def launch(manifest_path: Path, server: str, game_id: str, seat: int, token: str
     workdir = (manifest_path.parent / manifest.get("workdir", ".")).resolve()
     command = [sys.executable if word == "{python}" else word for word in manifest["command"]]
     protocol_args = ["--server", server, "--game-id", game_id, "--seat", str(seat)]
-    if manifest.get("protocol", "grpc") == "stdio":
-        command = [sys.executable, "-m", "arena.stdio_bridge", *protocol_args, "--", *command]
+    limits = manifest.get("limits", {})
+    stdio = manifest.get("protocol", "grpc") == "stdio"
+    if stdio:  # the bridge sets the limits on the bot, not on itself
+        command = [sys.executable, "-m", "arena.stdio_bridge", *protocol_args,
+                   "--memory-mb", str(limits.get("memory_mb", 0)),
+                   "--cpu-seconds", str(limits.get("cpu_seconds", 0)), "--", *command]
     else:
         command = [*command, *protocol_args]
     env = {**os.environ, "CURIA_SERVER": server, "CURIA_GAME_ID": game_id,
@@ -59,8 +65,9 @@ def launch(manifest_path: Path, server: str, game_id: str, seat: int, token: str
                                    start_new_session=True)
     finally:
         log.close()
-    # the manifest's limits (no preexec_fn: forking a process with gRPC threads is unsafe)
-    limits = manifest.get("limits", {})
+    # a gRPC bot's limits (no preexec_fn: forking a process with gRPC threads is unsafe)
+    if stdio:
+        return process
     if memory := int(limits.get("memory_mb", 0)) * 1024 * 1024:
         resource.prlimit(process.pid, resource.RLIMIT_AS, (memory, memory))
     if cpu := int(limits.get("cpu_seconds", 0)):
@@ -285,6 +292,7 @@ with open("input.jsonl", "w") as out:
     ("crash", "stdio bot exited: code 1", 1, 10_000),
     ("hang", "timeout", 0, 400),
     ("illegal", "illegal", 0, 10_000),
+    ("memory", "exceeded memory_mb (128 MB): stdio bot exited: code 1", 1, 10_000),
 ])
 def test_a_bad_bot_forfeits_and_the_game_finishes(client: CuriaClient, server: str,
                                                   tmp_path: Path, bot: str, reason: str,
@@ -295,6 +303,7 @@ def test_a_bad_bot_forfeits_and_the_game_finishes(client: CuriaClient, server: s
                   seed=1, decision_ms=decision_ms, hold=0)
     assert played.codes == [exit_code, 0, 0], played.explain()
     assert list(played.view.forfeited_seats) == [0], played.explain()
+    assert reason in played.logs[0] or reason in {"timeout", "illegal"}  # said in its log
     bad = played.score(0)
     assert bad.forfeited and bad.forfeit_reason == reason
     assert bad.rank == 3 and played.view.result.ranking[-1].seats == [0]
@@ -326,6 +335,47 @@ def test_a_grpc_bot_refuses_a_game_it_does_not_play(
     assert done.returncode == 1, done.stderr
     assert "bot 'greedy' plays only " in done.stderr and "not guess" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_stdio_bots_memory_limit_is_its_own_not_the_bridges(
+        client: CuriaClient, server: str, tmp_path: Path) -> None:
+    """64 MB is far less than the bridge (a gRPC client) needs, and plenty for the 20-line
+    bot: the limit applies to the bot alone, so the game is played cleanly."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    (folder / "bot.toml").write_text(
+        f'name = "small"\nprotocol = "stdio"\ncommand = ["{{python}}", '
+        f'"{PY_STDIO.parent / "bot.py"}"]\n[limits]\nmemory_mb = 64\ncpu_seconds = 60\n')
+    played = play(client, server, tmp_path, [folder / "bot.toml", RANDOM], variant="revised",
+                  seed=5)
+    assert_clean(played)
+    assert any(d.seat == 0 for d in played.record.decisions)
+
+
+def start_limited(tmp_path: Path, code: str, limits: str) -> BotProcess:
+    """A gRPC-protocol bot process running `code`, started by the arena with `limits`."""
+    (tmp_path / "bot.toml").write_text(f'name = "hog"\ncommand = ["{{python}}", "-c", '
+                                       f'"{code}"]\n[limits]\n{limits}\n')
+    return BotProcess.start(BotManifest.load(tmp_path / "bot.toml"), server="localhost:1",
+                            game_id="g", seat=0, token="t", seed=1,
+                            log_path=tmp_path / "hog.log")
+
+
+@pytest.mark.parametrize(("code", "limits", "reason"), [
+    ("bytearray(1 << 30)", "memory_mb = 128",
+     "exceeded memory_mb (128 MB): exited with code 1 before the end"),
+    ("while True: pass", "cpu_seconds = 1",
+     "exceeded cpu_seconds (1 s): killed by signal 24 before the end"),
+    ("raise SystemExit(3)", "memory_mb = 128", "crashed: exited with code 3 before the end"),
+])
+def test_the_arena_tells_a_limit_from_a_crash(tmp_path: Path, code: str, limits: str,
+                                              reason: str) -> None:
+    bot = start_limited(tmp_path, code, limits)
+    try:
+        bot.process.wait(timeout=30)
+        assert bot.ended_reason() == reason, bot.log_tail()
+    finally:
+        bot.stop()
 
 
 # ---------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.plot import plot_ratings
-from arena.ratings import GameOutcome, elo_history
+from arena.ratings import GameOutcome, elo_history, fit_plackett_luce
 from arena.report import (
     GAMES_CSV_HEADER,
     LEADERBOARD_HEADERS,
@@ -50,31 +50,49 @@ def test_leaderboard_counts_games_shared_wins_ranks_and_forfeits() -> None:
     assert slow.wins == 1 and slow.mean_rank == 2.5                        # 3, 3, 3, 1
 
 
-def test_leaderboard_is_sorted_by_bradley_terry_rating() -> None:
-    rows = leaderboard(tournament(seed=4, games=400, seats=4))
+def test_leaderboard_is_sorted_by_the_plackett_luce_headline() -> None:
+    outcomes = tournament(seed=4, games=400, seats=4)
+    rows = leaderboard(outcomes)
     assert [row.name for row in rows] == ["best", "good", "mid", "weak"]
-    assert all(row.bt_margin > 0 for row in rows)
-    assert sum(row.bt for row in rows) == pytest.approx(4 * 1500)
+    fitted = fit_plackett_luce(outcomes).ratings
+    assert all(row.rating == fitted[row.name].elo and row.margin == fitted[row.name].margin
+               for row in rows)
+    assert all(row.margin > 0 for row in rows)
+    assert sum(row.rating for row in rows) == pytest.approx(4 * 1500)
 
 
 def test_format_leaderboard_has_a_column_per_header() -> None:
     text = format_leaderboard(leaderboard(mixed_games()))
     header, *lines = text.splitlines()
-    assert header.split() == ["#", "bot", "elo", "bt", "±95%", "games", "wins", "win%",
-                              "mean", "rank", "score%", "forfeits"]
+    assert header.split() == ["#", "bot", "rating", "±95%", "seq-elo", "games", "wins",
+                              "win%", "mean", "rank", "score%", "forfeits"]
     assert len(LEADERBOARD_HEADERS) == 11 and len(lines) == 3
     slow = next(line for line in lines if " slow " in line)
     assert slow.endswith("2 (timeout 1, unspecified 1)")
     assert [line.split()[0] for line in lines] == ["1", "2", "3"]
-    # Right-aligned numbers: each "elo" value ends where the header's "elo" ends.
-    elo_end = header.index("elo") + len("elo")
+    # Right-aligned numbers: each "seq-elo" value ends where the header's "seq-elo" ends.
+    elo_end = header.index("seq-elo") + len("seq-elo")
     assert all(line[elo_end - 1].isdigit() and line[elo_end] == " " for line in lines)
+    headline = [int(line.split()[2]) for line in lines]
+    assert headline == sorted(headline, reverse=True), "sorted by the headline rating"
+
+
+def test_headline_is_bradley_terry_and_sequential_elo_is_secondary() -> None:
+    # The sequential Elo lags: "late" only starts winning at the end, after losing early.
+    outcomes = [duel(i, "early", "late") for i in range(20)]
+    outcomes += [duel(20 + i, "late", "early") for i in range(12)]
+    rows = leaderboard(outcomes)
+    assert [row.name for row in rows] == ["early", "late"]   # 20 of 32 wins
+    assert rows[0].elo < rows[1].elo, "the sequential Elo says otherwise"
+    line = format_leaderboard(rows).splitlines()[1].split()
+    assert (line[2], line[4]) == (f"{rows[0].rating:.0f}", f"{rows[0].elo:.0f}")
 
 
 def test_reports_of_no_games() -> None:
     assert leaderboard([]) == [] and seat_stats([]) == []
-    assert format_leaderboard([]).split() == ["#", "bot", "elo", "bt", "±95%", "games", "wins",
-                                              "win%", "mean", "rank", "score%", "forfeits"]
+    assert format_leaderboard([]).split() == ["#", "bot", "rating", "±95%", "seq-elo", "games",
+                                              "wins", "win%", "mean", "rank", "score%",
+                                              "forfeits"]
     assert crosstable([]) == ([], [])
     assert to_json([])["ratings"] == []
 
@@ -116,8 +134,9 @@ def test_seat_stats() -> None:
 
 
 def test_standings_line() -> None:
+    # Bradley–Terry ratings, as the leaderboard's headline (one win, against the prior)
     assert standings_line([duel(0, "greedy", "random")], 30) == \
-        "1/30 games · greedy 1516, random 1484"
+        "1/30 games · greedy 1631, random 1369"
     assert standings_line([], 30) == "0/30 games"
     many = [duel(i, f"bot{i}", f"bot{i + 10}") for i in range(4)]
     assert standings_line(many, 8, top=2).endswith(", …")
@@ -129,8 +148,9 @@ def test_to_json_is_serialisable_and_complete() -> None:
     data = json.loads(json.dumps(to_json(outcomes)))
     assert [GameOutcome.from_json(g) for g in data["games"]] == outcomes
     assert [r["name"] for r in data["ratings"]] == data["crosstable"]["names"]
-    assert data["ratings"][0].keys() >= {"elo", "bt", "bt_margin", "forfeits", "wins"}
-    assert len(data["seats"]) == 3 and data["bradley_terry"]["dispersion"] >= 1
+    assert data["ratings"][0].keys() >= {"rating", "margin", "seq_elo", "forfeits", "wins"}
+    assert len(data["seats"]) == 3 and data["rating"]["model"] == "plackett-luce"
+    assert data["pairwise_bradley_terry"].keys() == {"greedy", "random", "slow"}
 
 
 def test_games_csv_round_trips() -> None:
@@ -152,8 +172,10 @@ def test_ratings_csv_round_trips() -> None:
     assert [line[1] for line in lines] == [row.name for row in rows]
     for line, row in zip(lines, rows, strict=True):
         values = dict(zip(header, line, strict=True))
-        assert float(values["bt"]) == pytest.approx(row.bt, abs=0.05)
-        assert float(values["bt_low"]) < float(values["bt"]) < float(values["bt_high"])
+        assert float(values["rating"]) == pytest.approx(row.rating, abs=0.05)
+        low, rating, high = (float(values[key]) for key in
+                             ("rating_low", "rating", "rating_high"))
+        assert low < rating < high
         assert int(values["forfeits"]) == row.forfeits
 
 

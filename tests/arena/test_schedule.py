@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import islice
+from collections.abc import Sequence
+from itertools import combinations, islice
 
-from arena.schedule import gauntlet, round_robin, sprt_games
+import pytest
+
+from arena.schedule import (
+    ScheduledGame,
+    gauntlet,
+    rotations,
+    round_robin,
+    spread_order,
+    sprt_games,
+)
 
 BOTS = ["a", "b", "c", "d", "e"]
 
@@ -29,6 +39,55 @@ def test_rotations_of_a_group_share_a_seed_and_rounds_do_not() -> None:
 def test_the_schedule_is_a_function_of_the_seed() -> None:
     assert round_robin(BOTS, 3, 1, seed=5) == round_robin(BOTS, 3, 1, seed=5)
     assert round_robin(BOTS, 3, 1, seed=5) != round_robin(BOTS, 3, 1, seed=6)
+
+
+def largest_lag(games: Sequence[ScheduledGame]) -> float:
+    """Over every prefix of the schedule, how far a bot's games so far are from its
+    share of them (its games in the whole schedule, times the prefix's fraction)."""
+    total = Counter(name for g in games for name in g.seating)
+    so_far: Counter[str] = Counter()
+    worst = 0.0
+    for played, g in enumerate(games, start=1):
+        so_far.update(g.seating)
+        fraction = played / len(games)
+        worst = max(worst, *(abs(so_far[n] - fraction * total[n]) for n in total))
+    return worst
+
+
+@pytest.mark.parametrize("bots, seats", [(5, 3), (8, 2), (8, 4), (10, 5)])
+def test_round_robin_spreads_every_bots_games_evenly(bots: int, seats: int) -> None:
+    names = [f"bot{i}" for i in range(bots)]
+    games = round_robin(names, seats, rounds=2, seed=1)
+    assert largest_lag(games) <= 1, "never more than one game ahead of or behind its share"
+    # the old order, every rotation of each combination in turn, lags by several games
+    old = [ScheduledGame(i, 0, seating) for i, seating in enumerate(
+        seating for group in combinations(names, seats) for seating in rotations(group))]
+    assert largest_lag(old) > 3
+
+
+def test_gauntlet_spreads_the_fields_games_evenly() -> None:
+    games = gauntlet("c", [f"bot{i}" for i in range(7)] + ["c"], seats=4, rounds=1, seed=2)
+    assert largest_lag(games) <= 1
+
+
+def test_the_interleaved_schedule_keeps_its_games_and_seeds() -> None:
+    """Interleaving only reorders: the same seatings with the same seeds as the plain
+    schedule (every combination, every rotation, seed per combination and round)."""
+    games = round_robin(BOTS, seats=3, rounds=2, seed=4)
+    assert [g.index for g in games] == list(range(60))
+    by_group: dict[tuple[frozenset[str], int], set[int]] = {}
+    for g in games:
+        by_group.setdefault((frozenset(g.seating), g.index // 30), set()).add(g.seed)
+    assert len(by_group) == 20 and all(len(seeds) == 1 for seeds in by_group.values())
+    assert len(set(g.seating for g in games[:30])) == 30, "round 1 plays each seating once"
+    assert round_robin(BOTS, 3, 2, seed=4) == games
+
+
+def test_spread_order_puts_the_least_played_first() -> None:
+    groups = [("a", "b"), ("a", "c"), ("a", "d"), ("b", "c"), ("b", "d"), ("c", "d")]
+    order = spread_order(groups)
+    assert sorted(order) == list(range(6))
+    assert [groups[i] for i in order[:2]] == [("a", "b"), ("c", "d")]   # all four once
 
 
 def test_gauntlet_always_seats_the_challenger_in_every_position() -> None:

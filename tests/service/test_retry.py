@@ -115,9 +115,27 @@ def test_retries_stop_after_the_policys_count_and_codes_are_the_policys() -> Non
 
 
 def test_pauses_grow_and_are_capped() -> None:
-    policy = RetryPolicy(pause=0.1, max_pause=1.0)
+    policy = RetryPolicy(pause=0.1, max_pause=1.0, jitter=0.0)
     assert [policy.pause_before(n) for n in (1, 2, 3, 4, 5, 500)] == [0.1, 0.2, 0.4, 0.8, 1.0,
                                                                       1.0]
+
+
+def test_pauses_are_jittered_below_their_ceiling() -> None:
+    """Clients cut off together do not come back together: each pause is shortened by a
+    random share of up to `jitter`."""
+    policy = RetryPolicy(pause=0.1, max_pause=1.0, jitter=0.5)
+    pauses = [policy.pause_before(5) for _ in range(200)]
+    assert all(0.5 <= p <= 1.0 for p in pauses)
+    assert len(set(pauses)) > 100
+
+
+def test_the_default_policy_is_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert RetryPolicy().retries is None and RetryPolicy().seconds == 30.0
+    monkeypatch.setenv("CURIA_RETRY_SECONDS", "90")
+    assert RetryPolicy().seconds == 90.0
+    monkeypatch.setenv("CURIA_RETRY_SECONDS", "soon")
+    with pytest.raises(ValueError, match="CURIA_RETRY_SECONDS"):
+        RetryPolicy()
 
 
 def test_a_resumed_watch_yields_every_version_once_in_order() -> None:

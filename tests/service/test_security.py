@@ -381,3 +381,22 @@ def test_reflection_is_served_as_v1_and_v1alpha(server: str) -> None:
             services = {s.name for s in answers[0].list_services_response.service}
             assert "curia.v1.GameService" in services, name
             assert "grpc.reflection.v1.ServerReflection" in services
+            for listed in services:  # and every service listed can be described
+                described = list(call(iter([reflection_pb2.ServerReflectionRequest(
+                    file_containing_symbol=listed)]), timeout=5))[0]
+                assert described.HasField("file_descriptor_response"), (name, listed)
+
+
+def test_bot_processes_never_inherit_the_operator_credential(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arena holds the operator credential to create games; its bots (and the stdio
+    bridge's bot) must not: they would then be able to create games themselves."""
+    from arena.runner import bot_environment
+    from arena.stdio_bridge import SECRET_ENV
+
+    monkeypatch.setenv("CURIA_ADMIN_TOKEN_FILE", "/etc/curia/operator.token")
+    monkeypatch.setenv("CURIA_TLS_CA", "/etc/curia/ca.pem")
+    env = bot_environment()
+    assert "CURIA_ADMIN_TOKEN_FILE" not in env
+    assert env["CURIA_TLS_CA"] == "/etc/curia/ca.pem"  # TLS settings do reach the bots
+    assert "CURIA_ADMIN_TOKEN_FILE" in SECRET_ENV and "CURIA_SEAT_TOKEN" in SECRET_ENV

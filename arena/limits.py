@@ -1,0 +1,67 @@
+"""A bot process's resource limits (`[limits]` of its manifest) and how to tell that a
+bot was stopped by one.
+
+The limits are set on the bot's own process (its children inherit them): the arena sets
+them on a gRPC bot, and the stdio bridge, which is not limited itself, on the stdio bot it
+starts. They are set right after the process starts (`prlimit`), not in the child before
+`exec`: forking a process that runs gRPC threads must not run Python code in the child.
+
+A CPU limit is certain to be the cause when the bot dies of SIGXCPU. Running out of
+address space has no signal of its own: an allocation fails, and the runtime says so
+(`MemoryError`, `std::bad_alloc`, "out of memory", ...); a bot that ends early with such
+a message on stderr is reported as having exceeded its memory limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import resource
+import signal
+from dataclasses import dataclass
+
+MIB = 1024 * 1024
+#: What runtimes print when an allocation fails (Python, C/C++, Rust, Go, Java, Node.js,
+#: glibc, Perl).
+OUT_OF_MEMORY_SIGNS = (
+    "MemoryError", "bad_alloc", "out of memory", "Out of memory", "Cannot allocate memory",
+    "memory allocation of", "OutOfMemoryError", "heap out of memory", "failed to allocate",
+)
+#: Extra CPU seconds between SIGXCPU (the soft limit) and SIGKILL (the hard limit).
+CPU_GRACE_SECONDS = 5
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one bot process (per game); 0: none."""
+
+    #: address-space limit (RLIMIT_AS), MiB
+    memory_mb: int = 4096
+    #: CPU-time limit (RLIMIT_CPU), seconds
+    cpu_seconds: int = 300
+
+    def as_arguments(self) -> list[str]:
+        """The limits as the stdio bridge's arguments."""
+        return ["--memory-mb", str(self.memory_mb), "--cpu-seconds", str(self.cpu_seconds)]
+
+
+def apply_limits(pid: int, limits: Limits) -> None:
+    """Set the address-space and CPU limits of a started process."""
+    with contextlib.suppress(ProcessLookupError, OSError):
+        if limits.memory_mb:
+            size = limits.memory_mb * MIB
+            resource.prlimit(pid, resource.RLIMIT_AS, (size, size))
+        if limits.cpu_seconds:
+            resource.prlimit(pid, resource.RLIMIT_CPU,
+                             (limits.cpu_seconds, limits.cpu_seconds + CPU_GRACE_SECONDS))
+
+
+def exceeded(returncode: int | None, stderr_tail: str, limits: Limits) -> str | None:
+    """"exceeded cpu_seconds (N s)" or "exceeded memory_mb (N MB)" for a bot that ended
+    (`returncode`, negative for a signal) because of a limit; None otherwise."""
+    if returncode is None or returncode == 0:
+        return None
+    if limits.cpu_seconds and returncode == -signal.SIGXCPU:
+        return f"exceeded cpu_seconds ({limits.cpu_seconds} s)"
+    if limits.memory_mb and any(sign in stderr_tail for sign in OUT_OF_MEMORY_SIGNS):
+        return f"exceeded memory_mb ({limits.memory_mb} MB)"
+    return None

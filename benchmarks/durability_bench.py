@@ -1,0 +1,54 @@
+"""What each append-only fsync policy of the embedded Redis costs, in decisions/s.
+
+For each policy (`curia serve --appendfsync`), one `curia serve` process on a fresh
+embedded Redis with that policy, under the same load (concurrent games of random legal
+decisions, no think time): decisions/s and SubmitDecision latency percentiles.
+
+    python3 benchmarks/durability_bench.py [--seconds 10] [--games 32] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from benchmarks.service_bench import processes, serve_command
+from service.loadtest import LoadSpec, run_load
+from service.redis_server import APPENDFSYNC, EmbeddedRedis, free_port
+
+
+def measure(policy: str, seconds: float, games: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as data, \
+            EmbeddedRedis(Path(data), appendfsync=policy) as redis:
+        port = free_port()
+        with processes([serve_command(port, redis.url)], port):
+            summary = run_load(LoadSpec(servers=[f"127.0.0.1:{port}"], games=games,
+                                        duration=seconds, game="municipium", seats=3))
+    return {"policy": policy, "decisions_per_s": summary["decisions_per_s"],
+            "submit_ms": summary["latency_ms"].get("SubmitDecision", {})}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--games", type=int, default=32)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows = [measure(policy, args.seconds, args.games) for policy in APPENDFSYNC
+            if policy != "no"]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    for row in rows:
+        ms = row["submit_ms"]
+        print(f"appendfsync {row['policy']:8}: {row['decisions_per_s']:7.0f} decisions/s, "
+              f"SubmitDecision p50 {ms.get('p50')} ms, p99 {ms.get('p99')} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

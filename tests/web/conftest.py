@@ -1,0 +1,71 @@
+"""Browser fixtures: headless Chromium from the OS (no `playwright install` download),
+driven by Playwright for Python; every page fails its test on a console error.
+Screenshots go to tests/web/artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.service.conftest import (  # noqa: F401
+    redis_url,
+    server,
+    service_process,
+)
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def system_chromium() -> str | None:
+    """The OS's Chromium: $CURIA_CHROMIUM, else chromium or chromium-browser on PATH."""
+    named = os.environ.get("CURIA_CHROMIUM")
+    if named:
+        return named
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = system_chromium()
+    if executable is None:
+        pytest.skip("no chromium on PATH (.ci/run installs it)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable,
+                                              args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A desktop-sized page; console errors and uncaught exceptions fail the test."""
+    context = browser.new_context(viewport=DESKTOP)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("console", lambda message: errors.append(message.text)
+              if message.type == "error" else None)
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"console errors: {errors}"
+
+
+def screenshot(page: Any, name: str, *, full_page: bool = False) -> Path:
+    """Write a screenshot artifact and check it is not blank (many distinct colours)."""
+    from PIL import Image
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    with Image.open(path) as image:
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 20) or []
+    assert len(colours) > 16, f"{path} looks blank ({len(colours)} colours)"
+    return path
