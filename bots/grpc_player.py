@@ -58,6 +58,9 @@ WAITING = pb.GAME_STATUS_WAITING_FOR_SEATS
 #: for up to CURIA_RETRY_SECONDS (30 s) in a row, on a fresh channel, pausing 0.1 s, 0.2 s,
 #: ... up to 1 s (jittered).
 SEAT_RETRIES = RetryPolicy(codes=DISCONNECTED, pause=0.1, max_pause=1.0)
+#: A seat's views carry the observation as JSON only: what the bots and the stdio bridge
+#: read (`games.from_observation`), so the server does not build the typed form too.
+JSON_ONLY = pb.OBSERVATION_ENCODING_JSON
 #: Refusals of a decision that leave the game as it was: the stream goes on.
 REFUSED = frozenset({grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION,
                      grpc.StatusCode.INVALID_ARGUMENT})
@@ -82,17 +85,20 @@ class SeatConnection:
         self.close()
 
     def view(self) -> pb.View:
-        return self.client.view(self.game_id, self.token)
+        return self.client.view(self.game_id, self.token, JSON_ONLY)
 
     def follow(self, after_version: int) -> Iterator[pb.View]:
         """The seat's views from `after_version` on, each version once, until the game is
         over (a dropped stream resumes after the last version seen)."""
-        for update in self.client.watch(self.game_id, self.token, after_version):
+        for update in self.client.watch(self.game_id, self.token, after_version,
+                                        encoding=JSON_ONLY):
             yield update.view
 
     def submit(self, version: int, text: str, request_id: str) -> pb.SubmitDecisionResponse:
+        """Submit; the reply's view carries no observation (the stream brings it)."""
         return self.client.submit(self.game_id, self.token, version, text,
-                                  request_id=request_id)
+                                  request_id=request_id,
+                                  encoding=pb.OBSERVATION_ENCODING_NONE)
 
     def resign(self, reason: str) -> pb.ResignSeatResponse:
         return self.client.resign(self.game_id, self.token, reason)

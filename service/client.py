@@ -19,6 +19,9 @@ from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
 from service.channels import ClientSecurity, open_channel
 
+#: The default ObservationEncoding: both the typed observation and its JSON.
+BOTH = pb.OBSERVATION_ENCODING_UNSPECIFIED
+
 
 class CuriaClient:
     """One channel to a Curia server; every call is one RPC. TLS and the operator
@@ -70,24 +73,31 @@ class CuriaClient:
             request.seat = seat
         return self.stub.JoinGame(request, timeout=self.timeout).seat
 
-    def view(self, game_id: str, token: str = "") -> pb.View:
-        return self.stub.GetView(pb.GetViewRequest(game_id=game_id, seat_token=token),
+    def view(self, game_id: str, token: str = "",
+             encoding: pb.ObservationEncoding = BOTH) -> pb.View:
+        """A seat's view (token) or the spectator's; `encoding`: the observation's
+        encodings (an ObservationEncoding; default both)."""
+        return self.stub.GetView(pb.GetViewRequest(game_id=game_id, seat_token=token,
+                                                   observation_encoding=encoding),
                                  timeout=self.timeout).view
 
     def submit(self, game_id: str, token: str, version: int, decision: str | pb.Decision,
-               request_id: str | None = None) -> pb.SubmitDecisionResponse:
+               request_id: str | None = None,
+               encoding: pb.ObservationEncoding = BOTH) -> pb.SubmitDecisionResponse:
         """Submit a decision (text notation or a typed Decision); safe to retry with the
         same request_id."""
         message = decision if isinstance(decision, pb.Decision) else pb.Decision(
             notation=decision)
         return self.stub.SubmitDecision(pb.SubmitDecisionRequest(
             game_id=game_id, seat_token=token, expected_version=version, decision=message,
-            request_id=request_id or uuid.uuid4().hex), timeout=self.timeout)
+            request_id=request_id or uuid.uuid4().hex, observation_encoding=encoding),
+            timeout=self.timeout)
 
-    def watch(self, game_id: str, token: str = "",
-              after_version: int = 0) -> Iterator[pb.WatchGameResponse]:
+    def watch(self, game_id: str, token: str = "", after_version: int = 0,
+              encoding: pb.ObservationEncoding = BOTH) -> Iterator[pb.WatchGameResponse]:
         stream: Any = self.stub.WatchGame(pb.WatchGameRequest(
-            game_id=game_id, seat_token=token, after_version=after_version))
+            game_id=game_id, seat_token=token, after_version=after_version,
+            observation_encoding=encoding))
         yield from stream
 
     def resign(self, game_id: str, token: str, reason: str = "") -> pb.ResignSeatResponse:

@@ -255,15 +255,18 @@ class GameKeeper:
     async def view(self, request: pb.GetViewRequest) -> pb.GetViewResponse:
         stored = await self.load(request.game_id)
         seat = self.seat_of(stored, request.seat_token, required=False)
-        return pb.GetViewResponse(view=self._view(stored, self.states.get(stored), seat))
+        return pb.GetViewResponse(view=self._view(stored, self.states.get(stored), seat,
+                                                  request.observation_encoding))
 
-    def _view(self, stored: StoredGame, state: GameState, seat: int | None) -> pb.View:
+    def _view(self, stored: StoredGame, state: GameState, seat: int | None,
+              encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED) -> pb.View:
         movers = state.to_move()
         deadline = (viewer_deadline(stored.meta, stored.clock, movers, seat)
                     if stored.deadline else 0)
         return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
                           seat, deadline, stored.forfeits,
-                          bank_left(stored.clock, seat, movers, now_ms()), stored.ended)
+                          bank_left(stored.clock, seat, movers, now_ms()), stored.ended,
+                          encoding)
 
     async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
         stored = await self.load(request.game_id)
@@ -303,7 +306,7 @@ class GameKeeper:
         if not fresh_request:  # perhaps a retry of a decision already applied
             done = await self.store.request_version(stored.game_id, seat, request.request_id)
             if done is not None:
-                return await self._duplicate(stored, seat, done, request.decision)
+                return await self._duplicate(stored, seat, done, request)
         # (at the current version a request cannot have been applied yet: the commit
         # script still checks, so concurrent duplicates apply once)
         if stored.status == "waiting":
@@ -333,11 +336,11 @@ class GameKeeper:
         committed = await self._commit(stored, state, seat, decision, events, "seat",
                                        f"{seat}:{request.request_id}")
         if committed.outcome == "duplicate":
-            return await self._duplicate(stored, seat, committed.version, request.decision)
+            return await self._duplicate(stored, seat, committed.version, request)
         if committed.outcome == "stale":
             raise stale(request.expected_version, committed.version)
         stored.version = committed.version
-        view = await self._autoplay(stored, state, seat)
+        view = await self._autoplay(stored, state, seat, request.observation_encoding)
         return pb.SubmitDecisionResponse(
             version=committed.version, events=codec.events_to_proto(
                 committed.version, events, seat), view=view, duplicate=False)
@@ -369,8 +372,8 @@ class GameKeeper:
                                                  "version": committed.version})
         return committed
 
-    async def _autoplay(self, stored: StoredGame, state: GameState,
-                        seat: int | None) -> pb.View:
+    async def _autoplay(self, stored: StoredGame, state: GameState, seat: int | None,
+                        encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED) -> pb.View:
         """Decide at random for forfeited seats until a live seat must decide (or the
         autoplay limit abandons the game)."""
         while not state.is_over and state.to_move()[0] in stored.forfeits:
@@ -388,23 +391,23 @@ class GameKeeper:
                 stored, state = fresh, self.states.get(fresh)
                 break
             stored.version = committed.version
-        return self._view(stored, state, seat)
+        return self._view(stored, state, seat, encoding)
 
     async def _duplicate(self, stored: StoredGame, seat: int, version: int,
-                         message: pb.Decision) -> pb.SubmitDecisionResponse:
+                         request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse:
         """The first outcome of a request id; nothing is applied again. The same request
         id with another decision is refused: that decision was not applied."""
         game_id = stored.game_id
         entries = await self.store.log(game_id, version - 1, version)
         if entries and not _same_decision(self.states.get(stored), entries[0].notation,
-                                          message):
+                                          request.decision):
             raise ServiceError(grpc.StatusCode.ALREADY_EXISTS, "request_id_reused",
                                f"this request_id was used for another decision, applied "
                                f"at version {version}; this decision was not applied "
                                f"(use a new request_id for each decision)")
         events = events_from_json(entries[0].events) if entries else []
         stored = await self.load(game_id)
-        view = self._view(stored, self.states.get(stored), seat)
+        view = self._view(stored, self.states.get(stored), seat, request.observation_encoding)
         return pb.SubmitDecisionResponse(version=version, duplicate=True, view=view,
                                          events=codec.events_to_proto(version, events, seat))
 
@@ -517,9 +520,11 @@ class GameKeeper:
         state, deadline, forfeits, clock = await self._state_at(stored, version)
         current = version == stored.version
         status = _status(state, stored.status if current else "in_progress")
+        encoding = request.observation_encoding
         yield pb.WatchGameResponse(version=version, view=build_view(
             stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
-            bank_left(clock, seat, state.to_move(), now_ms()), stored.ended if current else ""))
+            bank_left(clock, seat, state.to_move(), now_ms()), stored.ended if current else "",
+            encoding))
         while not state.is_over and not (current and stored.ended):
             entries = await self.store.wait_log(stored.game_id, version)
             if not entries:
@@ -528,7 +533,7 @@ class GameKeeper:
                     return  # the game expired
                 if latest.ended and latest.version == version:  # ended by the server
                     yield pb.WatchGameResponse(version=version, view=self._view(
-                        latest, state, seat))
+                        latest, state, seat, encoding))
                     return
             for entry in entries:
                 decision = state.parse(entry.notation)
@@ -545,7 +550,8 @@ class GameKeeper:
                     view=build_view(stored.game_id, stored.meta, state, version,
                                     _status(state, "in_progress"), seat, entry.deadline,
                                     entry.forfeits,
-                                    bank_left(entry.clock, seat, state.to_move(), now_ms())))
+                                    bank_left(entry.clock, seat, state.to_move(), now_ms()),
+                                    encoding=encoding))
 
     async def _state_at(self, stored: StoredGame, version: int
                         ) -> tuple[GameState, int, dict[int, str], dict[str, Any]]:

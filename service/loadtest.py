@@ -1,10 +1,12 @@
 """`curia loadtest`: many concurrent games against running servers, with latency figures.
 
 Each game is driven by one asyncio task holding all its seats' tokens: read the mover's
-view (GetView), think (optional), submit a random legal decision (SubmitDecision), until
-the game ends; then it starts a new game while time remains. Calls spread over several
-channels (HTTP/2 connections) and servers. Figures: decisions/s, games/s, latency
-percentiles per RPC, errors by status code.
+view (GetView) unless the last reply already brought it (the same seat decides again:
+one RPC per decision then), think (optional), submit a random legal decision
+(SubmitDecision), until the game ends; then it starts a new game while time remains.
+Views are asked without their observation (the players read only the legal decisions).
+Calls spread over several channels (HTTP/2 connections) and servers. Figures:
+decisions/s, games/s, latency percentiles per RPC, errors by status code.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import itertools
 import json
 import random
 import time
-import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,8 @@ from curia.v1 import game_service_pb2_grpc as pb_grpc
 from service.channels import ClientSecurity, open_aio_channel
 
 FINISHED = pb.GAME_STATUS_FINISHED
+#: The load's players read only the legal decisions: views without the observation.
+NO_OBSERVATION = pb.OBSERVATION_ENCODING_NONE
 
 
 @dataclass
@@ -154,8 +157,10 @@ class Driver:
             return
         tokens = {c.seat: c.token for c in created.seats}
         mover = None
+        ready: pb.View | None = None  # the mover's view, when a reply already brought it
         while time.perf_counter() < self.deadline:
-            view = await self._view(created.game_id, tokens, mover)
+            view = ready or await self._view(created.game_id, tokens, mover)
+            ready = None
             if view is None:
                 continue
             if view.status == FINISHED:
@@ -170,7 +175,7 @@ class Driver:
             answer = await self.call("SubmitDecision", pb.SubmitDecisionRequest(
                 game_id=created.game_id, seat_token=tokens[view.seat],
                 expected_version=view.version, decision=pb.Decision(notation=choice.notation),
-                request_id=uuid.uuid4().hex))
+                request_id=f"{view.seat}-{view.version}", observation_encoding=NO_OBSERVATION))
             if answer is not None:
                 self.stats.decisions += 1
                 after = answer.view
@@ -178,11 +183,14 @@ class Driver:
                     self.stats.games_finished += 1
                     return
                 mover = after.to_move[0]
+                if after.legal_decisions:  # the same seat decides again: one RPC
+                    ready = after
 
     async def _view(self, game_id: str, tokens: dict[int, str],
                     mover: int | None) -> pb.View | None:
         if mover is None:  # first look: as a spectator, to learn who moves
-            answer = await self.call("GetView", pb.GetViewRequest(game_id=game_id))
+            answer = await self.call("GetView", pb.GetViewRequest(
+                game_id=game_id, observation_encoding=NO_OBSERVATION))
             if answer is None:
                 return None
             spectator: pb.View = answer.view
@@ -190,7 +198,7 @@ class Driver:
                 return spectator
             mover = spectator.to_move[0]
         answer = await self.call("GetView", pb.GetViewRequest(
-            game_id=game_id, seat_token=tokens[mover]))
+            game_id=game_id, seat_token=tokens[mover], observation_encoding=NO_OBSERVATION))
         if answer is None:
             return None
         view: pb.View = answer.view

@@ -32,7 +32,7 @@ from typing import Any, Protocol, TypeVar
 import grpc
 
 from curia.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
+from service.client import BOTH, CuriaClient
 
 log = logging.getLogger("curia.retry")
 
@@ -184,7 +184,8 @@ def retry_call(method: Callable[[CuriaClient], T], *, source: ClientSource,
 
 
 def resumable_watch(*, source: ClientSource, policy: RetryPolicy, game_id: str,
-                    token: str = "", after_version: int = 0
+                    token: str = "", after_version: int = 0,
+                    encoding: pb.ObservationEncoding = pb.OBSERVATION_ENCODING_UNSPECIFIED
                     ) -> Iterator[pb.WatchGameResponse]:
     """WatchGame from `after_version` (its view first, then each later version) until the
     game is over, every version exactly once: a stream that breaks or ends early is
@@ -197,7 +198,8 @@ def resumable_watch(*, source: ClientSource, policy: RetryPolicy, game_id: str,
         error: Exception
         try:
             for update in client.watch(game_id, token,
-                                       after_version if last is None else last):
+                                       after_version if last is None else last,
+                                       encoding=encoding):
                 if last is not None and update.version <= last:
                     continue  # the resume point, already yielded
                 streak.reset()
@@ -251,16 +253,19 @@ class RetryingClient:
         return self.call(lambda client: client.create_game(game, variant, num_seats,
                                                            **settings))
 
-    def view(self, game_id: str, token: str = "") -> pb.View:
-        return self.call(lambda client: client.view(game_id, token))
+    def view(self, game_id: str, token: str = "",
+             encoding: pb.ObservationEncoding = BOTH) -> pb.View:
+        return self.call(lambda client: client.view(game_id, token, encoding))
 
     def submit(self, game_id: str, token: str, version: int, decision: str | pb.Decision,
-               request_id: str | None = None) -> pb.SubmitDecisionResponse:
+               request_id: str | None = None,
+               encoding: pb.ObservationEncoding = BOTH) -> pb.SubmitDecisionResponse:
         """Submit a decision; every attempt carries the same request id (one is made up
         if none is given), so it is applied once."""
         same_id = request_id or uuid.uuid4().hex
         return self.call(lambda client: client.submit(game_id, token, version, decision,
-                                                      request_id=same_id))
+                                                      request_id=same_id,
+                                                      encoding=encoding))
 
     def resign(self, game_id: str, token: str, reason: str = "") -> pb.ResignSeatResponse:
         return self.call(lambda client: client.resign(game_id, token, reason))
@@ -268,8 +273,8 @@ class RetryingClient:
     def record(self, game_id: str) -> pb.GameRecord:
         return self.call(lambda client: client.record(game_id))
 
-    def watch(self, game_id: str, token: str = "",
-              after_version: int = 0) -> Iterator[pb.WatchGameResponse]:
+    def watch(self, game_id: str, token: str = "", after_version: int = 0,
+              encoding: pb.ObservationEncoding = BOTH) -> Iterator[pb.WatchGameResponse]:
         """The resumable WatchGame (`resumable_watch`)."""
         return resumable_watch(source=self.source, policy=self.policy, game_id=game_id,
-                               token=token, after_version=after_version)
+                               token=token, after_version=after_version, encoding=encoding)

@@ -23,23 +23,47 @@ STATUS = {
 }
 
 
+#: What each ObservationEncoding asks for: (typed, JSON).
+ENCODINGS: dict[int, tuple[bool, bool]] = {
+    pb.OBSERVATION_ENCODING_UNSPECIFIED: (True, True),
+    pb.OBSERVATION_ENCODING_TYPED: (True, False),
+    pb.OBSERVATION_ENCODING_JSON: (False, True),
+    pb.OBSERVATION_ENCODING_NONE: (False, False)}
+
+
+class EncodedObservation:
+    """One observation: its JSON text at once (a snapshot: the state may change after),
+    the typed message built from it when first asked for."""
+
+    def __init__(self, game: str, observation: dict[str, object]) -> None:
+        self.game = game
+        self.text = orjson.dumps(observation, option=orjson.OPT_SORT_KEYS).decode()
+        self._typed: pb.Observation | None = None
+
+    def typed(self) -> pb.Observation:
+        if self._typed is None:
+            self._typed = codec.observation_to_proto(self.game, orjson.loads(self.text))
+        return self._typed
+
+    def json(self) -> str:
+        return self.text
+
+
 class ObservationCache:
-    """Encoded observations by (game id, version, seat): a game's state at a version never
+    """Observations by (game id, version, seat): a game's state at a version never
     changes, so an entry never goes stale and needs no invalidation."""
 
     def __init__(self, size: int = 8192) -> None:
         self.size = size
-        self.entries: OrderedDict[tuple[str, int, int | None], tuple[pb.Observation, str]]
+        self.entries: OrderedDict[tuple[str, int, int | None], EncodedObservation]
         self.entries = OrderedDict()
 
     def encoded(self, game_id: str, version: int, state: GameState,
-                seat: int | None) -> tuple[pb.Observation, str]:
+                seat: int | None) -> EncodedObservation:
         key = (game_id, version, seat)
         found = self.entries.get(key)
         if found is None:
-            observation = state.observation(seat)
-            found = (codec.observation_to_proto(state.game, observation),
-                     orjson.dumps(observation, option=orjson.OPT_SORT_KEYS).decode())
+            found = EncodedObservation(state.game, state.observation(seat))
             self.entries[key] = found
             if len(self.entries) > self.size:
                 self.entries.popitem(last=False)
@@ -51,19 +75,21 @@ OBSERVATIONS = ObservationCache()
 
 def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: int,
                status: str, seat: int | None, deadline: int, forfeits: dict[int, str],
-               bank_left: int | None = None, ended: str = "") -> pb.View:
+               bank_left: int | None = None, ended: str = "",
+               encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED) -> pb.View:
     """The view of `seat` (None: a spectator) of a game at `version`; `ended` says why a
-    game ended without the engine's result (e.g. abandoned)."""
-    typed, text = OBSERVATIONS.encoded(game_id, version, state, seat)
+    game ended without the engine's result (e.g. abandoned); `encoding` which encodings of
+    the observation it carries (an ObservationEncoding)."""
     view = pb.View(
         game_id=game_id, version=version, status=STATUS[status],
         to_move=list(state.to_move()) if status == "in_progress" else [],
-        observation=typed, observation_json=text,
         pending=_pending(state, status, ended),
         deadline_unix_ms=deadline if status == "in_progress" else 0,
         game=state.game, variant=state.variant, seat_names=meta["seat_names"],
         forfeited_seats=sorted(forfeits), turn=state.turn_number(),
     )
+    if encoding != pb.OBSERVATION_ENCODING_NONE:
+        _add_observation(view, OBSERVATIONS.encoded(game_id, version, state, seat), encoding)
     if bank_left is not None:
         view.bank_left_ms = bank_left
     if seat is not None:
@@ -79,6 +105,17 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
     for score in view.result.scores:
         score.forfeit_reason = forfeits.get(score.seat, "")
     return view
+
+
+def _add_observation(view: pb.View, encoded: EncodedObservation, encoding: int) -> None:
+    """The observation in the encodings asked for (a game without typed messages gets
+    JSON when typed is asked)."""
+    typed, text = ENCODINGS.get(encoding, (True, True))
+    if typed:
+        view.observation.CopyFrom(encoded.typed())
+        text = text or encoded.typed().WhichOneof("game") is None
+    if text:
+        view.observation_json = encoded.json()
 
 
 def _pending(state: GameState, status: str, ended: str) -> str:

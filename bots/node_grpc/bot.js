@@ -28,6 +28,7 @@ const definition = protoLoader.loadSync(path.join(PROTO_ROOT, 'curia', 'v1', 'ga
   oneofs: true,
 });
 const { GameService } = grpc.loadPackageDefinition(definition).curia.v1;
+const NO_OBSERVATION = 'OBSERVATION_ENCODING_NONE';
 
 const TRANSIENT = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED,
   grpc.status.CANCELLED, grpc.status.INTERNAL, grpc.status.UNKNOWN]);
@@ -154,7 +155,9 @@ async function failed(error) {
 async function* follow(after) {
   let version = after;
   for (;;) {
-    const call = client.WatchGame({ game_id: opts.gameId, seat_token: opts.token, after_version: String(version) });
+    const call = client.WatchGame({
+      game_id: opts.gameId, seat_token: opts.token, after_version: String(version), observation_encoding: NO_OBSERVATION,
+    });
     try {
       for await (const update of call) {
         failures = 0;
@@ -170,7 +173,8 @@ async function* follow(after) {
 }
 
 async function play() {
-  const seatToken = { game_id: opts.gameId, seat_token: opts.token };
+  // This bot reads only the legal decisions: its views carry no observation.
+  const seatToken = { game_id: opts.gameId, seat_token: opts.token, observation_encoding: NO_OBSERVATION };
   let start = (await call('GetView', seatToken)).view;
   while (start.status === 'GAME_STATUS_WAITING_FOR_SEATS') { // the stream says nothing then
     await sleep(250);

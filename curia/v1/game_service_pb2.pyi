@@ -23,6 +23,13 @@ class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_STATUS_IN_PROGRESS: _ClassVar[GameStatus]
     GAME_STATUS_FINISHED: _ClassVar[GameStatus]
 
+class ObservationEncoding(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OBSERVATION_ENCODING_UNSPECIFIED: _ClassVar[ObservationEncoding]
+    OBSERVATION_ENCODING_TYPED: _ClassVar[ObservationEncoding]
+    OBSERVATION_ENCODING_JSON: _ClassVar[ObservationEncoding]
+    OBSERVATION_ENCODING_NONE: _ClassVar[ObservationEncoding]
+
 class DecisionCause(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     DECISION_CAUSE_UNSPECIFIED: _ClassVar[DecisionCause]
@@ -36,6 +43,10 @@ GAME_STATUS_UNSPECIFIED: GameStatus
 GAME_STATUS_WAITING_FOR_SEATS: GameStatus
 GAME_STATUS_IN_PROGRESS: GameStatus
 GAME_STATUS_FINISHED: GameStatus
+OBSERVATION_ENCODING_UNSPECIFIED: ObservationEncoding
+OBSERVATION_ENCODING_TYPED: ObservationEncoding
+OBSERVATION_ENCODING_JSON: ObservationEncoding
+OBSERVATION_ENCODING_NONE: ObservationEncoding
 DECISION_CAUSE_UNSPECIFIED: DecisionCause
 DECISION_CAUSE_SEAT: DecisionCause
 DECISION_CAUSE_TIMEOUT: DecisionCause
@@ -235,12 +246,14 @@ class View(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("game_id", "seat_token")
+    __slots__ = ("game_id", "seat_token", "observation_encoding")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat_token: str
-    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ...) -> None: ...
+    observation_encoding: ObservationEncoding
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("view",)
@@ -249,18 +262,20 @@ class GetViewResponse(_message.Message):
     def __init__(self, view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
 
 class SubmitDecisionRequest(_message.Message):
-    __slots__ = ("game_id", "seat_token", "expected_version", "decision", "request_id")
+    __slots__ = ("game_id", "seat_token", "expected_version", "decision", "request_id", "observation_encoding")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat_token: str
     expected_version: int
     decision: Decision
     request_id: str
-    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., expected_version: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
+    observation_encoding: ObservationEncoding
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., expected_version: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., request_id: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
 
 class SubmitDecisionResponse(_message.Message):
     __slots__ = ("version", "events", "view", "duplicate")
@@ -275,14 +290,16 @@ class SubmitDecisionResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
-    __slots__ = ("game_id", "seat_token", "after_version")
+    __slots__ = ("game_id", "seat_token", "after_version", "observation_encoding")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat_token: str
     after_version: int
-    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_version: _Optional[int] = ...) -> None: ...
+    observation_encoding: ObservationEncoding
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_version: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
 
 class WatchGameResponse(_message.Message):
     __slots__ = ("version", "events", "view", "decision")

@@ -363,3 +363,27 @@ def test_a_resigned_seat_is_played_by_the_server_and_ranked_last(client: CuriaCl
     causes = {d.cause for d in client.record(game.game_id).decisions if d.seat == quitter}
     assert causes <= {pb.DECISION_CAUSE_FORFEITED, pb.DECISION_CAUSE_SEAT}
     assert pb.DECISION_CAUSE_FORFEITED in causes
+
+
+def test_a_view_carries_the_observation_encodings_asked_for(client: CuriaClient) -> None:
+    """Typed, JSON, both (the default) or none: a client asks only for what it reads, and
+    the rest of the view (legal decisions, to_move) is there whatever it asks."""
+    game = new_game(client, seed=41)
+    mover = client.view(game.game_id).to_move[0]
+    token = game.tokens[mover]
+    both = client.view(game.game_id, token)
+    assert both.HasField("observation") and both.observation_json
+    typed = client.view(game.game_id, token, pb.OBSERVATION_ENCODING_TYPED)
+    assert typed.observation == both.observation and not typed.observation_json
+    as_json = client.view(game.game_id, token, pb.OBSERVATION_ENCODING_JSON)
+    assert as_json.observation_json == both.observation_json
+    assert not as_json.HasField("observation")
+    bare = client.view(game.game_id, token, pb.OBSERVATION_ENCODING_NONE)
+    assert not bare.HasField("observation") and not bare.observation_json
+    assert list(bare.legal_decisions) == list(both.legal_decisions)
+    reply = client.submit(game.game_id, token, both.version, both.legal_decisions[0],
+                          encoding=pb.OBSERVATION_ENCODING_NONE)
+    assert not reply.view.observation_json and not reply.view.HasField("observation")
+    streamed = next(iter(client.watch(game.game_id, token, reply.version,
+                                      encoding=pb.OBSERVATION_ENCODING_JSON)))
+    assert streamed.view.observation_json and not streamed.view.HasField("observation")

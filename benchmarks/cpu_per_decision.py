@@ -1,0 +1,101 @@
+"""Server CPU per decision, against the CPU of one bare gRPC + Redis call.
+
+Both servers run as processes on one embedded Redis and are measured alternately in one
+run: the server process's CPU time (user + system, from /proc/PID/stat) over the load,
+divided by what it served. The bare server (benchmarks/bare_service.py: grpc.aio, one
+Redis GET and SET per call) is the ceiling of the stack; the full service is driven by
+`curia loadtest`'s players (views without the observation, one RPC per decision when the
+same seat decides again).
+
+    python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from benchmarks.service_bench import HERE, drive_bare, serve_command
+from service.loadtest import LoadSpec, run_load
+from service.redis_server import EmbeddedRedis, free_port
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (/proc/PID/stat fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+@contextmanager
+def server(command: list[str], port: int) -> Iterator[int]:
+    """A server process, ready on `port`: its pid."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            grpc.channel_ready_future(channel).result(timeout=30)
+        time.sleep(0.3)
+        yield process.pid
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def measure_bare(redis_url: str, seconds: float, concurrency: int) -> dict[str, Any]:
+    port = free_port()
+    command = [sys.executable, str(HERE / "bare_service.py"), "--port", str(port),
+               "--redis-url", redis_url]
+    with server(command, port) as pid:
+        before = cpu_seconds(pid)
+        figures = asyncio.run(drive_bare(f"127.0.0.1:{port}", concurrency, seconds,
+                                         channels=8))
+        used = cpu_seconds(pid) - before
+    return {"calls": figures["calls"], "cpu_us_per_call": round(used / figures["calls"] * 1e6)}
+
+
+def measure_service(redis_url: str, seconds: float, concurrency: int) -> dict[str, Any]:
+    port = free_port()
+    with server(serve_command(port, redis_url), port) as pid:
+        before = cpu_seconds(pid)
+        summary = run_load(LoadSpec(servers=[f"127.0.0.1:{port}"], games=concurrency,
+                                    duration=seconds, channels=8, game="municipium",
+                                    seats=3))
+        used = cpu_seconds(pid) - before
+    decisions = summary["decisions"]
+    return {"decisions": decisions, "decisions_per_s": summary["decisions_per_s"],
+            "cpu_us_per_decision": round(used / max(decisions, 1) * 1e6),
+            "submit_p99_ms": summary["latency_ms"].get("SubmitDecision", {}).get("p99")}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--rounds", type=int, default=2, help="alternations of the two")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data) as redis:
+        for round_ in range(1, args.rounds + 1):
+            bare = measure_bare(redis.url, args.seconds, args.concurrency)
+            full = measure_service(redis.url, args.seconds, args.concurrency)
+            ratio = full["cpu_us_per_decision"] / bare["cpu_us_per_call"]
+            print(f"round {round_}: bare {bare['cpu_us_per_call']} µs CPU per call; "
+                  f"service {full['cpu_us_per_decision']} µs CPU per decision "
+                  f"({full['decisions_per_s']:.0f} decisions/s, SubmitDecision p99 "
+                  f"{full['submit_p99_ms']} ms): {ratio:.2f}x the bare call")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
