@@ -8,6 +8,7 @@ ServiceError before anything is written.
 
 from __future__ import annotations
 
+import copy
 import hmac
 import json
 import logging
@@ -126,6 +127,33 @@ class StateCache:
             self.entries.popitem(last=False)
 
 
+class GameCache:
+    """The latest known record of each game this process served (LRU), so that a
+    SubmitDecision at that exact version needs no read from Redis: the commit script
+    checks the version and the status, so an entry gone stale costs a refusal (ABORTED),
+    never a wrong commit. `get` hands out a copy the caller may change."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.entries: OrderedDict[str, StoredGame] = OrderedDict()
+
+    def get(self, game_id: str) -> StoredGame | None:
+        found = self.entries.get(game_id)
+        if found is None:
+            return None
+        self.entries.move_to_end(game_id)
+        return copy.copy(found)
+
+    def put(self, stored: StoredGame) -> None:
+        known = self.entries.get(stored.game_id)
+        if known is not None and known.version > stored.version:
+            return  # a newer one is known already
+        self.entries[stored.game_id] = copy.copy(stored)
+        self.entries.move_to_end(stored.game_id)
+        if len(self.entries) > self.size:
+            self.entries.popitem(last=False)
+
+
 class GameKeeper:
     """Serves the public API's requests on top of a GameStore."""
 
@@ -135,6 +163,7 @@ class GameKeeper:
         self.access = access or AccessPolicy()
         self.autoplay_limit = autoplay_limit
         self.states = StateCache()
+        self.games = GameCache()
 
     # -- catalogue and creation -------------------------------------------------------
     def list_games(self) -> pb.ListGamesResponse:
@@ -232,7 +261,18 @@ class GameKeeper:
         stored = await self.store.load(game_id)
         if stored is None:
             raise not_found(game_id)
+        self.games.put(stored)
         return stored
+
+    async def _game_to_decide(self, request: pb.SubmitDecisionRequest) -> StoredGame:
+        """The game a decision is for: from the cache when it is there at the request's
+        version and in progress (no Redis read), else from Redis."""
+        check_game_id(request.game_id)
+        cached = self.games.get(request.game_id)
+        if (cached is not None and cached.status == "in_progress"
+                and cached.version == request.expected_version):
+            return cached
+        return await self.load(request.game_id)
 
     def seat_of(self, stored: StoredGame, token: str, *, required: bool) -> int | None:
         """The seat a token belongs to (constant-time compare); None for a spectator."""
@@ -296,7 +336,7 @@ class GameKeeper:
 
     # -- deciding -------------------------------------------------------------------------
     async def submit(self, request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse:
-        stored = await self.load(request.game_id)
+        stored = await self._game_to_decide(request)
         seat = self.seat_of(stored, request.seat_token, required=True)
         assert seat is not None
         if not REQUEST_ID.fullmatch(request.request_id):
@@ -339,6 +379,10 @@ class GameKeeper:
             return await self._duplicate(stored, seat, committed.version, request)
         if committed.outcome == "stale":
             raise stale(request.expected_version, committed.version)
+        if committed.outcome == "not_in_progress":
+            raise precondition("game_over", "the game is over")
+        if committed.outcome == "missing":
+            raise not_found(stored.game_id)
         stored.version = committed.version
         view = await self._autoplay(stored, state, seat, request.observation_encoding)
         return pb.SubmitDecisionResponse(
@@ -359,9 +403,14 @@ class GameKeeper:
             seat=seat, notation=notation(decision), cause=cause, events=events_json(events))
         if committed.outcome == "ok":
             self.states.put(stored.game_id, committed.version, state)
+            stored.version = committed.version
             stored.status, stored.deadline, stored.clock = status, deadline, clock
             stored.autoplay = 0 if cause == "seat" else stored.autoplay + 1
-            stored.forfeits = {**stored.forfeits, **(new_forfeits or {})}
+            if cause == "seat":
+                stored.active_ms = now
+            stored.forfeits = (committed.forfeits if committed.forfeits is not None
+                               else {**stored.forfeits, **(new_forfeits or {})})
+            self.games.put(stored)
             DECISIONS_APPLIED.labels(state.game, cause).inc()
             log.debug("decision applied", extra={
                 "game_id": stored.game_id, "version": committed.version, "seat": seat,

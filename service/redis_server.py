@@ -225,7 +225,7 @@ class EmbeddedCluster:
     def url(self) -> str:
         return f"redis+cluster://127.0.0.1:{self.nodes[0].port}"
 
-    def start(self, timeout: float = 20.0) -> EmbeddedCluster:
+    def start(self, timeout: float = 60.0) -> EmbeddedCluster:
         for node in self.nodes:
             node.start()
         cli = str(Path(find_redis_server()).with_name("redis-cli"))

@@ -17,8 +17,9 @@ Two indexes that span games live outside any game's slot and are only hints:
 id -> the next time the sweeper must look at the game: its decision deadline, or when it
 expires for want of activity).
 
-Live games' keys carry a TTL of twice the idle limit, renewed by every commit, so a game
-nobody sweeps still goes away; finished games keep theirs for `finished_ttl`.
+Live games' keys carry a TTL of twice the idle limit (at least a minute more than it),
+renewed by every commit, so a game nobody sweeps still goes away; finished games keep
+theirs for `finished_ttl`.
 
 A decision commits with one Lua script: a compare-and-set on the version that also
 appends the log entry and records the request id, so concurrent servers never lose or
@@ -71,15 +72,21 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1
 """
 
-#: KEYS: game hash, log stream, requests hash.
+#: KEYS: game hash, log stream, requests hash; on one Redis (not a Cluster) also the
+#:       live-games set and the deadlines index, updated in the same call.
 #: ARGV: expected version, state, request key, status, deadline, forfeits to add, seat,
-#:       notation, cause, events, ms, ttl seconds, clock.
+#:       notation, cause, events, ms, ttl seconds, clock, the game id and the index's next
+#:       look (ms; 0: leave the index as it is).
+#: Returns the outcome, the version and (when ok) the merged forfeits.
 COMMIT_SCRIPT = MERGE_FORFEITS + """
 local done = redis.call('HGET', KEYS[3], ARGV[3])
 if done then return {'duplicate', done} end
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing', '0'} end
 if tonumber(current) ~= tonumber(ARGV[1]) then return {'stale', current} end
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then
+  return {'not_in_progress', current}
+end
 local version = tonumber(current) + 1
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[4],
            'deadline', ARGV[5], 'clock', ARGV[13])
@@ -95,9 +102,17 @@ else
 end
 local ttl = tonumber(ARGV[12])
 if ttl > 0 then
-  for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, ttl) end
+  for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ttl) end
 end
-return {'ok', tostring(version)}
+if KEYS[4] then
+  if ARGV[4] == 'finished' then
+    redis.call('SREM', KEYS[4], ARGV[14])
+    redis.call('ZREM', KEYS[5], ARGV[14])
+  elseif tonumber(ARGV[15]) > 0 then
+    redis.call('ZADD', KEYS[5], ARGV[15], ARGV[14])
+  end
+end
+return {'ok', tostring(version), forfeits}
 """
 
 #: KEYS: game hash. ARGV: seats and reasons to add (JSON). Returns the merged forfeits.
@@ -190,10 +205,12 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class Commit:
-    """What the commit script answered: 'ok', 'duplicate', 'stale' or 'missing'."""
+    """What the commit script answered: 'ok', 'duplicate', 'stale', 'not_in_progress'
+    (ended meanwhile, e.g. abandoned) or 'missing'; with 'ok', the merged forfeits."""
 
     outcome: str
     version: int
+    forfeits: dict[int, str] | None = None
 
 
 class GameStore:
@@ -203,6 +220,8 @@ class GameStore:
                  idle_ttl: int = DEFAULT_IDLE_TTL) -> None:
         #: a redis.asyncio client (typed Any: redis-py's stubs do not follow decode options)
         self.redis: Any = client
+        #: a Redis Cluster: the cross-game indexes live in other slots than a game's keys
+        self.cluster = isinstance(client, aioredis.RedisCluster)
         self.finished_ttl = finished_ttl
         #: seconds without a create, join or seat decision after which a live game ends
         self.idle_ttl = idle_ttl
@@ -227,8 +246,9 @@ class GameStore:
 
     @property
     def live_ttl(self) -> int:
-        """The TTL of a live game's keys: a backstop, should no sweeper end the game."""
-        return 2 * self.idle_ttl
+        """The TTL of a live game's keys: a backstop, should no sweeper end the game
+        (twice the idle limit, and at least a minute past it)."""
+        return self.idle_ttl + max(self.idle_ttl, 60)
 
     def next_look(self, deadline: int, active_ms: int) -> int:
         """When the sweeper must look at a live game: its decision deadline, or when it
@@ -286,17 +306,21 @@ class GameStore:
                      notation: str, cause: str, events: str) -> Commit:
         """Compare-and-set the next version, append its log entry, record the request."""
         ttl = self.finished_ttl if status == "finished" else self.live_ttl
+        now = now_ms()
+        look = self.next_look(deadline, now) if deadline or cause == "seat" else 0
         args = [expected_version, state, request_key, status, deadline,
                 json.dumps({str(s): r for s, r in new_forfeits.items()}), seat, notation,
-                cause, events, now_ms(), ttl, json.dumps(clock)]
+                cause, events, now, ttl, json.dumps(clock), game_id, look]
+        indexes = [] if self.cluster else [ACTIVE, DEADLINES]  # a Cluster: another slot
         with REDIS_SECONDS.labels("commit").time():
-            outcome, version = await self._commit(keys=list(keys(game_id)), args=args)
-        result = Commit(outcome.decode(), int(version))
-        if result.outcome == "ok":
+            answer = await self._commit(keys=[*keys(game_id), *indexes], args=args)
+        result = Commit(answer[0].decode(), int(answer[1]),
+                        _forfeits(answer[2]) if len(answer) > 2 else None)
+        if result.outcome == "ok" and self.cluster:
             if status == "finished":
                 await self.forget(game_id)
-            elif deadline or cause == "seat":
-                await self.schedule(game_id, self.next_look(deadline, now_ms()))
+            elif look:
+                await self.schedule(game_id, look)
         return result
 
     async def forget(self, game_id: str) -> None:
