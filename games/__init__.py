@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
 import os
 import pkgutil
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+
+import orjson
 
 from games.core import (
     GAMES,
@@ -121,7 +122,7 @@ def from_observation(observation: JSON, seed: int = 0) -> GameState:
 
 def load(data: bytes) -> GameState:
     """Rebuild a state from `GameState.to_bytes()`; raises ValueError on foreign data."""
-    payload = json.loads(data)
+    payload = orjson.loads(data)
     game = GAMES.get(payload.get("game"))
     if game is None:
         raise ValueError(f"not a Curia game state: game {payload.get('game')!r}")

@@ -7,12 +7,13 @@ notation round-trips, serialization framing); a game implements the rule steps.
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+import orjson
 
 JSON = dict[str, Any]
 
@@ -401,7 +402,7 @@ class GameState(ABC):
     def to_bytes(self) -> bytes:
         """Lossless, versioned, canonical serialization (same state, same bytes)."""
         payload = {"game": self.game, "format": self.format_version, "state": self.to_json()}
-        return json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+        return orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
 
 
 # ---------------------------------------------------------------------------------------

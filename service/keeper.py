@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import hmac
-import json
 import logging
 import re
 import secrets
@@ -19,6 +18,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+import orjson
 
 import games
 from curia.v1 import game_service_pb2 as pb
@@ -86,13 +86,14 @@ def check_game_id(game_id: str) -> None:
 
 def events_json(events: list[Event]) -> str:
     """Events as kept in the log: every event, with who may see it."""
-    return json.dumps([[e.kind, e.data, list(e.seats) if e.seats is not None else None]
-                       for e in events], sort_keys=True, separators=(",", ":"))
+    return orjson.dumps([[e.kind, e.data, list(e.seats) if e.seats is not None else None]
+                         for e in events],
+                        option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 def events_from_json(text: str) -> list[Event]:
     return [Event(kind, data, tuple(seats) if seats is not None else None)
-            for kind, data, seats in json.loads(text)]
+            for kind, data, seats in orjson.loads(text)]
 
 
 def fallback_decision(state: GameState, seed: int, version: int, seat: int) -> Any:

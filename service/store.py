@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import redis.asyncio as aioredis
 
 from service.metrics import REDIS_SECONDS
@@ -266,7 +267,7 @@ class GameStore:
         created_ms = now_ms()
         fields: dict[str, Any] = {"meta": json.dumps(meta), "state": state, "version": 0,
                                   "status": status, "forfeits": "{}", "deadline": deadline,
-                                  "clock": json.dumps(clock), "active_ms": created_ms,
+                                  "clock": _dumps(clock), "active_ms": created_ms,
                                   "autoplay": 0}
         fields.update({f"token:{seat}": h for seat, h in token_hashes.items()})
         pairs = [item for name, value in fields.items() for item in (name, value)]
@@ -286,11 +287,11 @@ class GameStore:
             return None
         tokens = {int(k[6:]): v.decode() for k, v in raw.items() if k.startswith(b"token:")}
         return StoredGame(
-            game_id=game_id, meta=json.loads(raw[b"meta"]), state=raw[b"state"],
+            game_id=game_id, meta=orjson.loads(raw[b"meta"]), state=raw[b"state"],
             version=int(raw[b"version"]), status=raw[b"status"].decode(),
             token_hashes=tokens, forfeits=_forfeits(raw.get(b"forfeits", b"{}")),
             deadline=int(raw.get(b"deadline", b"0")),
-            clock=json.loads(raw.get(b"clock", b"{}")),
+            clock=orjson.loads(raw.get(b"clock", b"{}")),
             active_ms=int(raw.get(b"active_ms", b"0")), autoplay=int(raw.get(b"autoplay", b"0")),
             ended=raw.get(b"ended", b"").decode())
 
@@ -310,7 +311,7 @@ class GameStore:
         look = self.next_look(deadline, now) if deadline or cause == "seat" else 0
         args = [expected_version, state, request_key, status, deadline,
                 json.dumps({str(s): r for s, r in new_forfeits.items()}), seat, notation,
-                cause, events, now, ttl, json.dumps(clock), game_id, look]
+                cause, events, now, ttl, _dumps(clock), game_id, look]
         indexes = [] if self.cluster else [ACTIVE, DEADLINES]  # a Cluster: another slot
         with REDIS_SECONDS.labels("commit").time():
             answer = await self._commit(keys=[*keys(game_id), *indexes], args=args)
@@ -351,7 +352,7 @@ class GameStore:
         """Take an open seat: 'joined', 'started' (the last one), 'taken' or 'missing'."""
         with REDIS_SECONDS.labels("join").time():
             answer = await self._join(keys=[keys(game_id)[0]], args=[
-                seat, hashed, "in_progress", deadline, json.dumps(clock), now_ms(),
+                seat, hashed, "in_progress", deadline, _dumps(clock), now_ms(),
                 self.live_ttl])
         outcome = answer.decode() if isinstance(answer, bytes) else str(answer)
         if outcome in ("joined", "started"):
@@ -403,7 +404,12 @@ def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry:
         notation=fields[b"notation"].decode(), cause=fields[b"cause"].decode(),
         events=fields[b"events"].decode(), ms=int(fields[b"ms"]),
         deadline=int(fields[b"deadline"]), forfeits=_forfeits(fields[b"forfeits"]),
-        clock=json.loads(fields.get(b"clock", b"{}")))
+        clock=orjson.loads(fields.get(b"clock", b"{}")))
+
+
+def _dumps(value: Any) -> bytes:
+    """Compact JSON (integer keys written as strings, as the json module does)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def _forfeits(text: bytes | str) -> dict[int, str]:

@@ -212,8 +212,17 @@ def test_with_an_operator_credential_only_its_holder_creates_games(
 
 
 # -- quotas -------------------------------------------------------------------------------
-def test_the_live_games_cap_refuses_creation_with_a_clear_message(redis_url: str) -> None:
-    redis.Redis.from_url(redis_url).delete("curia:active")  # other tests' games
+@pytest.fixture
+def own_redis_url(tmp_path: Path) -> Iterator[str]:
+    """A Redis of the test's own: what its server counts or expires is its games only
+    (servers sharing a Redis share their rules in production)."""
+    with EmbeddedRedis(tmp_path / "redis") as own:
+        yield own.url
+
+
+def test_the_live_games_cap_refuses_creation_with_a_clear_message(
+        own_redis_url: str) -> None:
+    redis_url = own_redis_url
     server = BackgroundServer(redis_url, rules=ServerRules(AccessPolicy(max_live_games=2)))
     address = f"127.0.0.1:{server.start()}"
     try:
@@ -257,15 +266,16 @@ def test_a_create_rate_bucket_refills_with_time_and_is_kept_per_peer() -> None:
 
 # -- expiry and the bounded autoplay ------------------------------------------------------
 @pytest.fixture
-def short_lived(redis_url: str) -> Iterator[str]:
+def short_lived(own_redis_url: str) -> Iterator[str]:
     """A server whose games expire after 1 s idle and that abandons a game after 5 server
     decisions in a row."""
-    server = BackgroundServer(redis_url, idle_ttl=1, rules=ServerRules(autoplay_limit=5))
+    server = BackgroundServer(own_redis_url, idle_ttl=1, rules=ServerRules(autoplay_limit=5))
     yield f"127.0.0.1:{server.start()}"
     server.stop()
 
 
-def test_a_waiting_game_nobody_joins_expires(short_lived: str, redis_url: str) -> None:
+def test_a_waiting_game_nobody_joins_expires(short_lived: str, own_redis_url: str) -> None:
+    redis_url = own_redis_url
     with CuriaClient(short_lived) as client:
         game = client.create_game(GAME, VARIANT, 3, open_seats=(2,))
         store = redis.Redis.from_url(redis_url)
