@@ -17,6 +17,7 @@ import importlib.util
 import os
 import pkgutil
 import sys
+import zlib
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -121,8 +122,9 @@ def from_observation(observation: JSON, seed: int = 0) -> GameState:
 
 
 def load(data: bytes) -> GameState:
-    """Rebuild a state from `GameState.to_bytes()`; raises ValueError on foreign data."""
-    payload = orjson.loads(data)
+    """Rebuild a state from `GameState.to_bytes()` (or those bytes zlib-compressed);
+    raises ValueError on foreign data."""
+    payload = orjson.loads(zlib.decompress(data) if data[:1] == b"x" else data)
     game = GAMES.get(payload.get("game"))
     if game is None:
         raise ValueError(f"not a Curia game state: game {payload.get('game')!r}")

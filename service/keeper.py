@@ -330,9 +330,9 @@ class GameKeeper:
                                            unix_ms=e.ms) for e in entries])
         record.events.extend(codec.events_to_proto(
             0, events_from_json(meta["start_events"]), None, reveal_all=True))
-        for entry in entries:
+        for entry, events in zip(entries, entry_events(meta, entries), strict=True):
             record.events.extend(codec.events_to_proto(
-                entry.version, events_from_json(entry.events), None, reveal_all=True))
+                entry.version, events, None, reveal_all=True))
         return pb.GetGameRecordResponse(record=record)
 
     # -- deciding -------------------------------------------------------------------------
@@ -420,7 +420,17 @@ class GameKeeper:
                 GAMES_FINISHED.labels(state.game).inc()
                 log.info("game finished", extra={"game_id": stored.game_id,
                                                  "version": committed.version})
+                await self._compact(stored.game_id, committed.version)
         return committed
+
+    async def _compact(self, game_id: str, version: int) -> None:
+        """Keep a finished game as its compact record (GameStore.compact); a failure leaves
+        the full log, which serves as well."""
+        try:
+            await self.store.compact(game_id, version)
+        except Exception as error:  # the game is finished either way
+            log.warning("compacting a finished game failed", extra={
+                "game_id": game_id, "error": f"{type(error).__name__}: {error}"})
 
     async def _autoplay(self, stored: StoredGame, state: GameState, seat: int | None,
                         encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED) -> pb.View:
@@ -455,7 +465,11 @@ class GameKeeper:
                                f"this request_id was used for another decision, applied "
                                f"at version {version}; this decision was not applied "
                                f"(use a new request_id for each decision)")
-        events = events_from_json(entries[0].events) if entries else []
+        events: list[Event] = []
+        if entries and entries[0].events:
+            events = events_from_json(entries[0].events)
+        elif entries:  # a compact record: replay to that version
+            events = entry_events(stored.meta, await self.store.log(game_id, 0, version))[-1]
         stored = await self.load(game_id)
         view = self._view(stored, self.states.get(stored), seat, request.observation_encoding)
         return pb.SubmitDecisionResponse(version=version, duplicate=True, view=view,
@@ -575,8 +589,10 @@ class GameKeeper:
             stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
             bank_left(clock, seat, state.to_move(), now_ms()), stored.ended if current else "",
             encoding))
+        over = stored.status == "finished"  # its log may be a compact record: no waiting
         while not state.is_over and not (current and stored.ended):
-            entries = await self.store.wait_log(stored.game_id, version)
+            entries = await (self.store.log(stored.game_id, version) if over
+                             else self.store.wait_log(stored.game_id, version))
             if not entries:
                 latest = await self.store.load(stored.game_id)
                 if latest is None:
@@ -585,6 +601,9 @@ class GameKeeper:
                     yield pb.WatchGameResponse(version=version, view=self._view(
                         latest, state, seat, encoding))
                     return
+                if over:
+                    return  # nothing more will come
+                over = latest.status == "finished"
             for entry in entries:
                 decision = state.parse(entry.notation)
                 seen_by = state.decision_seen_by(entry.seat, decision)
@@ -618,6 +637,17 @@ class GameKeeper:
             return state, 0, {}, new_clock(meta, meta["created_ms"])
         last = entries[-1]
         return state, last.deadline, last.forfeits, last.clock
+
+
+def entry_events(meta: dict[str, Any], entries: list[LogEntry]) -> list[list[Event]]:
+    """Each log entry's events: as logged, or, for the entries of a compact record (which
+    keeps no events), by replaying the game from its seed (the engine is deterministic;
+    `entries` must then start at version 1)."""
+    if all(entry.events for entry in entries):
+        return [events_from_json(entry.events) for entry in entries]
+    state = games.new_game(meta["game"], meta["variant"], meta["num_seats"], meta["options"],
+                           meta["seed"])
+    return [state.apply(entry.seat, state.parse(entry.notation)) for entry in entries]
 
 
 def _same_decision(state: GameState, applied: str, message: pb.Decision) -> bool:
