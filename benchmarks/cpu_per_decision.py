@@ -65,17 +65,21 @@ def measure_bare(redis_url: str, seconds: float, concurrency: int) -> dict[str, 
     return {"calls": figures["calls"], "cpu_us_per_call": round(used / figures["calls"] * 1e6)}
 
 
-def measure_service(redis_url: str, seconds: float, concurrency: int) -> dict[str, Any]:
+def measure_service(redis: EmbeddedRedis, seconds: float, concurrency: int
+                    ) -> dict[str, Any]:
     port = free_port()
-    with server(serve_command(port, redis_url), port) as pid:
-        before = cpu_seconds(pid)
+    assert redis.process is not None
+    with server(serve_command(port, redis.url), port) as pid:
+        before, redis_before = cpu_seconds(pid), cpu_seconds(redis.process.pid)
         summary = run_load(LoadSpec(servers=[f"127.0.0.1:{port}"], games=concurrency,
                                     duration=seconds, channels=8, game="municipium",
                                     seats=3))
         used = cpu_seconds(pid) - before
-    decisions = summary["decisions"]
+        redis_used = cpu_seconds(redis.process.pid) - redis_before
+    decisions = max(summary["decisions"], 1)
     return {"decisions": decisions, "decisions_per_s": summary["decisions_per_s"],
-            "cpu_us_per_decision": round(used / max(decisions, 1) * 1e6),
+            "cpu_us_per_decision": round(used / decisions * 1e6),
+            "redis_cpu_us_per_decision": round(redis_used / decisions * 1e6),
             "submit_p99_ms": summary["latency_ms"].get("SubmitDecision", {}).get("p99")}
 
 
@@ -88,12 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data) as redis:
         for round_ in range(1, args.rounds + 1):
             bare = measure_bare(redis.url, args.seconds, args.concurrency)
-            full = measure_service(redis.url, args.seconds, args.concurrency)
+            full = measure_service(redis, args.seconds, args.concurrency)
             ratio = full["cpu_us_per_decision"] / bare["cpu_us_per_call"]
             print(f"round {round_}: bare {bare['cpu_us_per_call']} µs CPU per call; "
                   f"service {full['cpu_us_per_decision']} µs CPU per decision "
                   f"({full['decisions_per_s']:.0f} decisions/s, SubmitDecision p99 "
-                  f"{full['submit_p99_ms']} ms): {ratio:.2f}x the bare call")
+                  f"{full['submit_p99_ms']} ms): {ratio:.2f}x the bare call; Redis "
+                  f"{full['redis_cpu_us_per_decision']} µs CPU per decision")
     return 0
 
 

@@ -69,7 +69,7 @@ def test_crashing_hanging_and_illegal_bots_lose_and_the_tournament_goes_on(
     bots = [shipped("random_bot"), *(BADBOTS / b / "bot.toml" for b in
                                      ("crash", "hang", "illegal"))]
     path = tournament_file(tmp_path, bots, "seats = 4\nseed = 5\nconcurrency = 2\n"
-                                           "[options]\nmax_turns = 30", "decision_ms = 1500")
+                                           "[options]\nmax_turns = 30", "decision_ms = 4000")
     config = TournamentConfig.load(path)
     outcomes = Tournament(config, server, config.output).run()
     assert len(outcomes) == 4, "every game finished"
