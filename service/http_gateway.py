@@ -21,7 +21,6 @@ import html
 import json
 import logging
 import re
-import threading
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -31,6 +30,7 @@ from curia.v1 import game_service_pb2 as pb
 from games import GAMES
 from service.errors import ServiceError
 from service.keeper import GameKeeper
+from service.threads import LoopThread
 from service.web.frames import live_frame
 from service.web.page import CONTENT_SECURITY_POLICY, document, viewer_page
 
@@ -293,40 +293,27 @@ async def start_gateway(gateway: Gateway, host: str, port: int) -> RunningGatewa
     return running
 
 
-class BackgroundGateway:
+class BackgroundGateway(LoopThread):
     """A gateway in a thread of its own (its own event loop): the arena serves its run
     folder this way while it plays."""
 
+    label = "web gateway"
+
     def __init__(self, gateway: Gateway, host: str, port: int) -> None:
+        super().__init__()
         self.gateway, self.host, self.port = gateway, host, port
-        self._ready = threading.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._done: asyncio.Event | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, daemon=True, name="curia-http")
 
     def start(self, timeout: float = 10.0) -> int:
-        self._thread.start()
-        if not self._ready.wait(timeout) or self._error is not None:
-            raise OSError(f"the web gateway did not start: {self._error}")
+        try:
+            self.start_thread(timeout)
+        except RuntimeError as error:
+            raise OSError(str(error)) from None
         return self.port
 
-    def _run(self) -> None:
-        try:
-            asyncio.run(self._main())
-        except BaseException as error:  # reported by start()
-            self._error = error
-            self._ready.set()
-
-    async def _main(self) -> None:
+    async def serve(self) -> None:
         running = await start_gateway(self.gateway, self.host, self.port)
         self.port = running.port
-        self._loop, self._done = asyncio.get_running_loop(), asyncio.Event()
-        self._ready.set()
-        await self._done.wait()
+        self.ready()
+        assert self.stopping is not None
+        await self.stopping.wait()
         await running.stop()
-
-    def stop(self) -> None:
-        if self._loop is not None and self._done is not None:
-            self._loop.call_soon_threadsafe(self._done.set)
-        self._thread.join(timeout=5)

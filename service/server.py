@@ -13,7 +13,6 @@ import contextlib
 import json
 import logging
 import signal
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from service.keeper import DEFAULT_AUTOPLAY_LIMIT, GameKeeper
 from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS
 from service.redis_server import EmbeddedRedis
 from service.store import DEFAULT_IDLE_TTL, GameStore
+from service.threads import LoopThread
 
 log = logging.getLogger("curia.service")
 
@@ -462,49 +462,33 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
             embedded.stop()
 
 
-class BackgroundServer:
+class BackgroundServer(LoopThread):
     """A server running in a thread of its own (its own event loop): for the CLI's
     embedded mode and for tests. `start()` returns the port."""
+
+    label = "server"
 
     def __init__(self, redis_url: str, host: str = LOOPBACK, port: int = 0,
                  finished_ttl: int = 7 * 24 * 3600, tls: ServerTls | None = None,
                  rules: ServerRules | None = None, idle_ttl: int = DEFAULT_IDLE_TTL) -> None:
+        super().__init__()
         self.redis_url, self.host, self.port = redis_url, host, port
         self.finished_ttl, self.idle_ttl = finished_ttl, idle_ttl
         self.tls, self.rules = tls, rules or ServerRules()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True, name="curia-server")
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
-        self._error: BaseException | None = None
 
     def start(self, timeout: float = 10.0) -> int:
-        self._thread.start()
-        if not self._ready.wait(timeout) or self._error is not None:
-            raise RuntimeError(f"the server did not start: {self._error}")
+        self.start_thread(timeout)
         return self.port
 
-    def _run(self) -> None:
-        try:
-            asyncio.run(self._main())
-        except BaseException as error:  # reported by start()
-            self._error = error
-            self._ready.set()
-
-    async def _main(self) -> None:
+    async def serve(self) -> None:
         store = GameStore.from_url(self.redis_url, self.finished_ttl, self.idle_ttl)
         running = await create_server(store, f"{self.host}:{self.port}", self.tls,
                                       self.rules)
         self.port = running.port
-        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-        background = asyncio.create_task(run_background(running, self._stop))
-        self._ready.set()
-        await self._stop.wait()
+        assert self.stopping is not None
+        background = asyncio.create_task(run_background(running, self.stopping))
+        self.ready()
+        await self.stopping.wait()
         await stop_server(running, grace=1.0)
         await background
         await store.close()
-
-    def stop(self) -> None:
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(timeout=10)
