@@ -4,10 +4,11 @@ In one run, with client and servers sharing the machine:
   (a) the bare ceiling: benchmarks/bare_service.py (grpc.aio, one Redis GET+SET per call)
       under C calls in flight;
   (b) the full service (`curia serve`) under the same client load: C concurrent games,
-      each with one call in flight (GetView, then SubmitDecision), no think time;
-  and prints b/a in calls/s. Then (c) scale-out: 1, 2 and 4 service processes sharing one
-  port (SO_REUSEPORT) on one Redis; and (d) many games with think time (each deciding
-  about once a second): decision latency percentiles.
+      each with one call in flight (`curia loadtest`'s players), no think time;
+  and prints b/a as decisions/s against calls/s. Then (c) scale-out: 1, 2 and 4 service
+  processes sharing one port (SO_REUSEPORT) on one Redis; (d) many games with think time
+  (each deciding about once a second): decision latency percentiles; and (e) the server
+  CPU per decision against the CPU per bare call (benchmarks/cpu_per_decision.py).
 
     python3 benchmarks/service_bench.py [--seconds 10] [--concurrency 64] [--json]
 """
@@ -33,6 +34,8 @@ from service.loadtest import LoadSpec, format_summary, percentiles, run_load
 from service.redis_server import EmbeddedRedis, free_port
 
 HERE = Path(__file__).resolve().parent
+#: The game the load plays (3 seats, random legal decisions).
+GAME = "municipium"
 
 
 @contextmanager
@@ -100,15 +103,28 @@ def bench(seconds: float, concurrency: int, think_games: int) -> dict[str, Any]:
             with processes([serve_command(port, redis.url)] * count, port):
                 report["full"][count] = run_load(LoadSpec(
                     servers=[f"127.0.0.1:{port}"], games=concurrency, duration=seconds,
-                    channels=8 * count))
+                    channels=8 * count, game=GAME))
         bare_rate = report["bare"]["calls_per_s"]
-        report["ratio_full_to_bare"] = round(report["full"][1]["calls_per_s"] / bare_rate, 3)
+        # a decision is not a call: count what the service is for
+        report["ratio_full_to_bare"] = round(report["full"][1]["decisions_per_s"] / bare_rate,
+                                             3)
+        report["cpu"] = cpu_figures(redis, seconds, min(concurrency, 32))
         port = free_port()
         with processes([serve_command(port, redis.url)] * 2, port):
             report["think"] = run_load(LoadSpec(
                 servers=[f"127.0.0.1:{port}"], games=think_games, duration=seconds * 2,
-                think_ms=1000, channels=32))
+                think_ms=1000, channels=32, game=GAME))
     return report
+
+
+def cpu_figures(redis: EmbeddedRedis, seconds: float, concurrency: int) -> dict[str, Any]:
+    """Server CPU per bare call and per decision (benchmarks/cpu_per_decision.py)."""
+    from benchmarks.cpu_per_decision import measure_bare, measure_service
+
+    bare = measure_bare(redis.url, seconds, concurrency)
+    full = measure_service(redis, seconds, concurrency)
+    return {"bare": bare, "full": full,
+            "ratio": round(full["cpu_us_per_decision"] / bare["cpu_us_per_call"], 2)}
 
 
 def print_report(report: dict[str, Any]) -> None:
@@ -121,7 +137,12 @@ def print_report(report: dict[str, Any]) -> None:
         print(f"(b/c) full service, {count} process(es): {summary['calls_per_s']:.0f} calls/s, "
               f"{summary['decisions_per_s']:.0f} decisions/s, "
               f"{summary['games_per_s']:.1f} games/s")
-    print(f"ratio full (1 process) / bare: {report['ratio_full_to_bare']:.2f}  (target >= 0.5)")
+    print(f"decisions/s of the full service (1 process) / calls/s of the bare one: "
+          f"{report['ratio_full_to_bare']:.2f}")
+    cpu = report["cpu"]
+    print(f"(e) server CPU: {cpu['full']['cpu_us_per_decision']} µs per decision against "
+          f"{cpu['bare']['cpu_us_per_call']} µs per bare call: {cpu['ratio']:.2f}x "
+          f"(aim <= 1.0x); Redis {cpu['full']['redis_cpu_us_per_decision']} µs per decision")
     print("\nfull service, 1 process:\n" + format_summary(report["full"][1]))
     think = report["think"]
     submit = think["latency_ms"].get("SubmitDecision", {})
