@@ -169,7 +169,10 @@ class Driver:
             if self.spec.think_ms:
                 pause = rng.expovariate(1000 / self.spec.think_ms)
                 if time.perf_counter() + pause >= self.deadline:
-                    return  # no decision would land in time: stop at the deadline
+                    # no decision would land in time: wait out the run (starting a new
+                    # game instead would only churn CreateGame calls at the end)
+                    await asyncio.sleep(max(0.0, self.deadline - time.perf_counter()))
+                    return
                 await asyncio.sleep(pause)
             choice = rng.choice(view.legal_decisions)
             answer = await self.call("SubmitDecision", pb.SubmitDecisionRequest(
