@@ -288,7 +288,7 @@ class CiceronTribute(_message.Message):
     def __init__(self, how: _Optional[_Union[CiceronTributeWay, str]] = ..., paid: _Optional[_Iterable[_Union[CiceronCaste, str]]] = ...) -> None: ...
 
 class CiceronBoard(_message.Message):
-    __slots__ = ("family", "home", "influence", "prestige", "servants", "senators", "cenacle_limit", "senate_votes", "permanents", "attached", "turn_effects", "hand_by_caste", "hand", "drawn_count", "drawn", "voted", "vote", "guild_powers", "tribute")
+    __slots__ = ("family", "home", "influence", "prestige", "servants", "senators", "cenacle_limit", "senate_votes", "permanents", "attached", "turn_effects", "hand_by_caste", "hand", "drawn_count", "drawn", "voted", "vote", "guild_powers", "tribute", "election_votes")
     FAMILY_FIELD_NUMBER: _ClassVar[int]
     HOME_FIELD_NUMBER: _ClassVar[int]
     INFLUENCE_FIELD_NUMBER: _ClassVar[int]
@@ -308,6 +308,7 @@ class CiceronBoard(_message.Message):
     VOTE_FIELD_NUMBER: _ClassVar[int]
     GUILD_POWERS_FIELD_NUMBER: _ClassVar[int]
     TRIBUTE_FIELD_NUMBER: _ClassVar[int]
+    ELECTION_VOTES_FIELD_NUMBER: _ClassVar[int]
     family: str
     home: CiceronCaste
     influence: CiceronCasteCounts
@@ -327,7 +328,8 @@ class CiceronBoard(_message.Message):
     vote: int
     guild_powers: _containers.RepeatedScalarFieldContainer[CiceronGuild]
     tribute: CiceronTribute
-    def __init__(self, family: _Optional[str] = ..., home: _Optional[_Union[CiceronCaste, str]] = ..., influence: _Optional[_Union[CiceronCasteCounts, _Mapping]] = ..., prestige: _Optional[int] = ..., servants: _Optional[int] = ..., senators: _Optional[_Iterable[str]] = ..., cenacle_limit: _Optional[int] = ..., senate_votes: _Optional[int] = ..., permanents: _Optional[_Iterable[str]] = ..., attached: _Optional[_Iterable[_Union[CiceronAttached, _Mapping]]] = ..., turn_effects: _Optional[_Iterable[_Union[CiceronTurnEffect, _Mapping]]] = ..., hand_by_caste: _Optional[_Union[CiceronCasteCounts, _Mapping]] = ..., hand: _Optional[_Union[CiceronIds, _Mapping]] = ..., drawn_count: _Optional[int] = ..., drawn: _Optional[_Union[CiceronIds, _Mapping]] = ..., voted: _Optional[bool] = ..., vote: _Optional[int] = ..., guild_powers: _Optional[_Iterable[_Union[CiceronGuild, str]]] = ..., tribute: _Optional[_Union[CiceronTribute, _Mapping]] = ...) -> None: ...
+    election_votes: int
+    def __init__(self, family: _Optional[str] = ..., home: _Optional[_Union[CiceronCaste, str]] = ..., influence: _Optional[_Union[CiceronCasteCounts, _Mapping]] = ..., prestige: _Optional[int] = ..., servants: _Optional[int] = ..., senators: _Optional[_Iterable[str]] = ..., cenacle_limit: _Optional[int] = ..., senate_votes: _Optional[int] = ..., permanents: _Optional[_Iterable[str]] = ..., attached: _Optional[_Iterable[_Union[CiceronAttached, _Mapping]]] = ..., turn_effects: _Optional[_Iterable[_Union[CiceronTurnEffect, _Mapping]]] = ..., hand_by_caste: _Optional[_Union[CiceronCasteCounts, _Mapping]] = ..., hand: _Optional[_Union[CiceronIds, _Mapping]] = ..., drawn_count: _Optional[int] = ..., drawn: _Optional[_Union[CiceronIds, _Mapping]] = ..., voted: _Optional[bool] = ..., vote: _Optional[int] = ..., guild_powers: _Optional[_Iterable[_Union[CiceronGuild, str]]] = ..., tribute: _Optional[_Union[CiceronTribute, _Mapping]] = ..., election_votes: _Optional[int] = ...) -> None: ...
 
 class CiceronSpot(_message.Message):
     __slots__ = ("spot", "seat", "automatii")

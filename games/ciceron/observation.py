@@ -20,6 +20,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from games.ciceron.cardset import CASTES, CardSet
+from games.ciceron.rules import election_votes
 from games.core import JSON, Rng
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ def board_view(st: CiceronState, seat: int, viewer: int | None) -> JSON:
         "servants": fam["servants"], "senators": list(fam["senators"]),
         "cenacle_limit": st.cenacle_limit(seat),
         "senate_votes": st.senate_votes(seat),
+        "election_votes": election_votes(st, seat),
         "permanents": list(fam["permanents"]),
         "attached": {k: list(v) for k, v in fam["attached"].items()},
         "turn_effects": [dict(e) for e in fam["turn_effects"]],

@@ -223,6 +223,7 @@ def _board(view: JSON, seat_of: _Seats) -> cpb.CiceronBoard:
         influence=_counts(view["influence"]), prestige=view["prestige"],
         servants=view["servants"], senators=view["senators"],
         cenacle_limit=view["cenacle_limit"], senate_votes=view["senate_votes"],
+        election_votes=view["election_votes"],
         permanents=view["permanents"],
         attached=[cpb.CiceronAttached(senator=senator, cards=cards)
                   for senator, cards in view["attached"].items()],

@@ -595,3 +595,35 @@ def test_two_families_automatii_collect_nothing_and_hold_no_card() -> None:
     held = [*st.primus.values(), *st.secundus.values(),
             *(g["holder"] for g in st.guilds.values())]
     assert "automatii" not in held and st.primus["orator"] == 0
+
+
+def test_each_family_announces_the_votes_it_casts() -> None:
+    """Phase I: each family announces its total of votes, action cards included. The
+    spectator's `election_votes` of every board, read while the votes are cast, add up
+    (Automatii apart) to the totals the election then reveals."""
+    import random
+
+    import games
+
+    checked = 0
+    for seed in range(12):
+        state = games.new_game("ciceron", "", 3, {}, seed)
+        rng = random.Random(seed)
+        announced: dict[str, int] = {}
+        while not state.is_over:
+            seat = state.to_move()[0]
+            boards = state.observation(None)["boards"]
+            decision = rng.choice(state.legal_decisions(seat))
+            if decision.verb == "vote":
+                announced[boards[seat]["family"]] = boards[seat]["election_votes"]
+            events = state.apply(seat, decision)
+            for event in events:
+                if event.kind != "election":
+                    continue
+                expected = dict.fromkeys(event.data["totals"], 0)
+                for voter, choice in event.data["votes"].items():
+                    expected[choice] += announced[voter]
+                assert expected == event.data["totals"]
+                checked += 1
+                announced = {}
+    assert checked > 10

@@ -380,6 +380,7 @@ def board_as_json(board: cpb.CiceronBoard, families: list[str]) -> dict[str, Any
         "influence": counts(board.influence), "prestige": board.prestige,
         "servants": board.servants, "senators": list(board.senators),
         "cenacle_limit": board.cenacle_limit, "senate_votes": board.senate_votes,
+        "election_votes": board.election_votes,
         "permanents": list(board.permanents),
         "attached": {a.senator: list(a.cards) for a in board.attached},
         "turn_effects": [turn_effect_as_json(e) for e in board.turn_effects],
