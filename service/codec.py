@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import re
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -85,6 +86,36 @@ def enum_word(names: Mapping[int, str], number: int, field: str) -> str:
         problem = "is not set" if number == 0 else f"has no value {number}"
         raise NotationError(f"{field} {problem}")
     return word
+
+
+#: What a card set id looks like (the games' card set slugs; docs/*-cards.md).
+CARD_SET_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+#: The longest notation the game service accepts (`games.core.parse_notation`).
+MAX_NOTATION = 200
+
+
+def card_set_id(value: str, field: str) -> str:
+    """A card set id read from `field`; NotationError if empty or not an id."""
+    if not value:
+        raise NotationError(f"{field} is not set")
+    if not CARD_SET_ID.fullmatch(value):
+        raise NotationError(f"{field} is not an id (lowercase letters, digits and single "
+                            f"hyphens): {value[:40]!r}")
+    return value
+
+
+def decoded_case(game: str, typed: Any, decode: Callable[[str, Any], Decision]) -> Decision:
+    """The decision a game's typed case names (`decode(kind, typed)`), refused if no case
+    is set or if its notation would be longer than the service accepts."""
+    kind = typed.WhichOneof("kind")
+    if kind is None:
+        raise NotationError(f"the {game} decision has no case set")
+    decision = decode(kind, typed)
+    text = notation(decision)
+    if len(text) > MAX_NOTATION:
+        raise NotationError(f"the {game}.{kind} decision is too long: its notation would "
+                            f"have {len(text)} characters (at most {MAX_NOTATION})")
+    return decision
 
 
 _CODECS: dict[str, GameCodec] = {}

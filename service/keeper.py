@@ -67,7 +67,7 @@ log = logging.getLogger("curia.service")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_TOKEN = 128
-MAX_NOTATION = 200
+MAX_NOTATION = codec.MAX_NOTATION
 MAX_DECISION_MS = 3_600_000
 POLICIES = {pb.TIMEOUT_POLICY_UNSPECIFIED: "random", pb.TIMEOUT_POLICY_RANDOM: "random",
             pb.TIMEOUT_POLICY_FORFEIT: "forfeit"}

@@ -16,7 +16,6 @@ is `null` there and stays unset here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,8 +24,15 @@ from curia.v1 import game_service_pb2 as pb
 from games.ciceron.cardset import CASTES, EFFECTS, GUILDS
 from games.ciceron.effects import reward_word
 from games.ciceron.rules import VERBS, form_error
-from games.core import JSON, Decision, NotationError, notation
-from service.codec import GameCodec, enum_values, enum_word, register_codec
+from games.core import JSON, Decision, NotationError
+from service.codec import (
+    GameCodec,
+    card_set_id,
+    decoded_case,
+    enum_values,
+    enum_word,
+    register_codec,
+)
 
 CICERON = "ciceron"
 #: The phases of a turn, as the observation's `phase` names them.
@@ -38,10 +44,6 @@ TRIBUTE_WAYS = ("pay", "sacrifice", "disgrace")
 GUILD_CHOICES = ("power", "prestige")
 #: The holder of a spot that is not a family (2 families).
 AUTOMATII = "automatii"
-#: What a card set id looks like (games/ciceron/cardset.py `_SLUG`; docs/ciceron-cards.md).
-_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-#: The longest notation the game service accepts (`games.core.parse_notation`).
-_MAX_NOTATION = 200
 
 
 # ---------------------------------------------------------------------------------------
@@ -61,15 +63,6 @@ _CHOICE_NAME = {number: name for name, number in _CHOICE.items()}
 
 
 
-
-def _id(value: str, field: str) -> str:
-    """A card set id read from `field`; NotationError if empty or not an id."""
-    if not value:
-        raise NotationError(f"{field} is not set")
-    if not _ID.fullmatch(value):
-        raise NotationError(f"{field} is not an id (lowercase letters, digits and single "
-                            f"hyphens): {value[:40]!r}")
-    return value
 
 
 # ---------------------------------------------------------------------------------------
@@ -137,7 +130,7 @@ def _target(case: Any, field: str) -> tuple[str, ...]:
         return ()
     if not case.target:
         raise NotationError(f"{field} is empty: leave it unset when nothing is aimed at")
-    return (_id(case.target, field),)
+    return (card_set_id(case.target, field),)
 
 
 def _decode_case(kind: str, typed: cpb.CiceronDecision) -> Decision:
@@ -145,11 +138,11 @@ def _decode_case(kind: str, typed: cpb.CiceronDecision) -> Decision:
     case = getattr(typed, kind)
     if kind in _ID_FIELDS:
         name = _ID_FIELDS[kind]
-        return Decision(kind, (_id(getattr(case, name), f"{field}.{name}"),))
+        return Decision(kind, (card_set_id(getattr(case, name), f"{field}.{name}"),))
     if kind in _EMPTY:
         return Decision(kind)
     if kind == "play":
-        card = _id(case.card, f"{field}.card")
+        card = card_set_id(case.card, f"{field}.card")
         return Decision("play", (card, *_target(case, f"{field}.target")))
     if kind == "use":
         return Decision("use", _target(case, f"{field}.target"))
@@ -170,15 +163,7 @@ def _decode_case(kind: str, typed: cpb.CiceronDecision) -> Decision:
 
 def decode_decision(message: pb.Decision) -> Decision:
     """The engine decision the Cicéron case of `message` names (NotationError if none)."""
-    kind = message.ciceron.WhichOneof("kind")
-    if kind is None:
-        raise NotationError(f"the {CICERON} decision has no case set")
-    decision = _decode_case(kind, message.ciceron)
-    text = notation(decision)
-    if len(text) > _MAX_NOTATION:
-        raise NotationError(f"the {CICERON}.{kind} decision is too long: its notation would "
-                            f"have {len(text)} characters (at most {_MAX_NOTATION})")
-    return decision
+    return decoded_case(CICERON, message.ciceron, _decode_case)
 
 
 # ---------------------------------------------------------------------------------------

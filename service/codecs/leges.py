@@ -17,22 +17,23 @@ there and stays unset here.
 
 from __future__ import annotations
 
-import re
-
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import leges_pb2 as lpb
-from games.core import JSON, Decision, NotationError, notation
+from games.core import JSON, Decision, NotationError
 from games.leges.rules import DIRECTIONS, VERBS, form_error
-from service.codec import GameCodec, enum_values, enum_word, register_codec
+from service.codec import (
+    GameCodec,
+    card_set_id,
+    decoded_case,
+    enum_values,
+    enum_word,
+    register_codec,
+)
 
 LEGES = "leges"
 #: The steps an observation's `agenda` may list (games/leges/observation.py `agenda`).
 AGENDA_STEPS = ("reveal", "ability", "double", "score", "laws", "exchange", "end-of-round",
                 "end-of-season", "end-of-game")
-#: What a card set id looks like (games/leges/cardset.py `_SLUG`; docs/leges-cards.md).
-_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-#: The longest notation the game service accepts (`games.core.parse_notation`).
-_MAX_NOTATION = 200
 #: The JSON words of a face-down choice that is not a card, and of a request for no Law.
 HOLD_WORD, NO_LAW_WORD = "hold", "none"
 
@@ -48,15 +49,6 @@ _DIRECTION_NAME = {number: name for name, number in _DIRECTION.items()}
 
 
 
-
-def _id(value: str, field: str) -> str:
-    """A card set id read from `field`; NotationError if empty or not an id."""
-    if not value:
-        raise NotationError(f"{field} is not set")
-    if not _ID.fullmatch(value):
-        raise NotationError(f"{field} is not an id (lowercase letters, digits and single "
-                            f"hyphens): {value[:40]!r}")
-    return value
 
 
 def _tier(value: int, field: str) -> str:
@@ -104,29 +96,21 @@ def _decode_case(kind: str, typed: lpb.LegesDecision) -> Decision:
     field = f"{LEGES}.{kind}"
     case = getattr(typed, kind)
     if kind in _CARD_VERBS:
-        return Decision(kind, (_id(case.card, f"{field}.card"),))
+        return Decision(kind, (card_set_id(case.card, f"{field}.card"),))
     if kind in _EMPTY:
         return Decision(kind)
     if kind == "shift":
-        return Decision("shift", (_id(case.colour, f"{field}.colour"),
+        return Decision("shift", (card_set_id(case.colour, f"{field}.colour"),
                                   enum_word(_DIRECTION_NAME, case.direction, f"{field}.direction")))
     if kind == "law":
-        return Decision("law", (_id(case.colour, f"{field}.colour"),
+        return Decision("law", (card_set_id(case.colour, f"{field}.colour"),
                                 _tier(case.tier, f"{field}.tier")))
     raise NotationError(f"{field} is not a {LEGES} decision")  # pragma: no cover
 
 
 def decode_decision(message: pb.Decision) -> Decision:
     """The engine decision the Leges case of `message` names (NotationError if none)."""
-    kind = message.leges.WhichOneof("kind")
-    if kind is None:
-        raise NotationError(f"the {LEGES} decision has no case set")
-    decision = _decode_case(kind, message.leges)
-    text = notation(decision)
-    if len(text) > _MAX_NOTATION:
-        raise NotationError(f"the {LEGES}.{kind} decision is too long: its notation would "
-                            f"have {len(text)} characters (at most {_MAX_NOTATION})")
-    return decision
+    return decoded_case(LEGES, message.leges, _decode_case)
 
 
 # ---------------------------------------------------------------------------------------
