@@ -72,6 +72,11 @@ class PortTaken(RuntimeError):
     """redis-server could not bind its port: another process took it."""
 
 
+class DiedBeforeRunning(RuntimeError):
+    """The child process ended before redis-server wrote a line of its log (a fork of a
+    multi-threaded parent, such as a test process running gRPC, can fail that way)."""
+
+
 PASSWORD_FILE = "redis.password"
 CONFIG_FILE = "redis.conf"
 DEFAULT_MAXMEMORY = "2gb"
@@ -103,12 +108,6 @@ def folder_password(folder: Path) -> str:
     return path.read_text().strip()
 
 
-def _private_files() -> None:
-    """In the Redis child: files it creates are 0600 (the append-only file, its log)."""
-    os.umask(0o077)
-    _die_with_parent()
-
-
 class EmbeddedRedis:
     """Starts redis-server on 127.0.0.1 with AOF persistence in `data_dir` (locked down:
     see the module docstring; `password=False` for a cluster node); `stop()` ends it."""
@@ -127,6 +126,7 @@ class EmbeddedRedis:
         self.appendfsync = appendfsync
         self.password: str | None = None
         self.process: subprocess.Popen[bytes] | None = None
+        self._log_start = 0
 
     @property
     def url(self) -> str:
@@ -134,15 +134,20 @@ class EmbeddedRedis:
         return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 10.0, attempts: int = 3) -> EmbeddedRedis:
-        """Start and wait until it answers. A port we picked ourselves that another process
-        took between the pick and the start is replaced by a new one (`attempts` tries)."""
+        """Start and wait until it answers, in up to `attempts` tries: a port we picked
+        ourselves that another process took between the pick and the start is replaced by
+        a new one, and a child that died before redis-server ran is started again."""
         for attempt in range(attempts):
+            last = attempt == attempts - 1
             try:
                 return self._start_once(timeout)
             except PortTaken:
-                if not self.chosen_port or attempt == attempts - 1:
+                if not self.chosen_port or last:
                     raise
                 self.port = free_port()
+            except DiedBeforeRunning:
+                if last:
+                    raise
         return self
 
     def _start_once(self, timeout: float) -> EmbeddedRedis:
@@ -157,8 +162,10 @@ class EmbeddedRedis:
                 "--bind", "127.0.0.1", "--dir", str(self.data_dir.resolve()),
                 "--appendonly", "yes", "--appendfsync", self.appendfsync, "--save", "",
                 "--daemonize", "no", "--logfile", "redis.log", *self.extra_args]
+        self._log_start = self._log_size()
+        # umask 077: the files it creates (append-only file, log) are its owner's only
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        preexec_fn=_private_files)
+                                        umask=0o077, preexec_fn=_die_with_parent)
         self._wait_ready(timeout)
         return self
 
@@ -174,7 +181,9 @@ class EmbeddedRedis:
                     if "Address already in use" in log:
                         raise PortTaken(f"port {self.port} is taken")
                     err = self.process.stderr.read().decode() if self.process.stderr else ""
-                    raise RuntimeError(f"redis-server exited at start: {log or err}")
+                    if self._log_size() <= self._log_start:
+                        raise DiedBeforeRunning(f"redis-server did not run: {err}")
+                    raise RuntimeError(f"redis-server exited at start: {log}")
                 try:
                     if client.ping():
                         return
@@ -183,6 +192,12 @@ class EmbeddedRedis:
             raise TimeoutError(f"redis-server did not answer on port {self.port}")
         finally:
             client.close()
+
+    def _log_size(self) -> int:
+        try:
+            return (self.data_dir / "redis.log").stat().st_size
+        except OSError:
+            return 0
 
     def _log_tail(self, lines: int = 5) -> str:
         """The end of redis.log (where redis-server says why it stopped)."""

@@ -26,7 +26,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.failover import FailoverClient
-from service.redis_server import EmbeddedRedis
+from service.redis_server import EmbeddedRedis, find_redis_server
 from service.server import LIVENESS
 from service.store import CREATE_SCRIPT
 from tests.service.conftest import REPO, ServiceProcess, wait_until
@@ -183,3 +183,21 @@ def test_a_game_is_written_whole_or_not_at_all(client: CuriaClient, redis_url: s
         assert {b"meta", b"state", b"version", b"status", b"clock", b"active_ms"} <= set(fields)
         assert r.ttl(f"curia:{{{game.game_id}}}:game") > 0
         assert r.script_exists(hashlib.sha1(CREATE_SCRIPT.encode()).hexdigest()) == [True]
+
+
+def test_a_redis_child_that_dies_before_running_is_started_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fork of a multi-threaded process can die before it runs redis-server: the start
+    is tried again, where a redis-server that ran and stopped would be reported."""
+    real = find_redis_server()
+    died = tmp_path / "died-once"
+    fake = tmp_path / "bin" / "redis-server"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\nif [ ! -e "{died}" ]; then touch "{died}"; '
+                    f'echo "simulated death before exec" >&2; exit 1; fi\n'
+                    f'exec "{real}" "$@"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    with EmbeddedRedis(tmp_path / "data") as store, redis.Redis.from_url(store.url) as r:
+        assert r.ping()
+    assert died.exists(), "the first start did die"
