@@ -1,4 +1,5 @@
-"""The ceiling of the stack: a trivial grpc.aio service doing one Redis GET + SET per call.
+"""The ceiling of the stack: a trivial grpc.aio service doing one Redis GET + SET of 2 KB
+per call, and answering the 2 KB read (about a view's size).
 
 Same server library, options and Redis client as the game service; used by
 benchmarks/service_bench.py as the reference the full service is measured against.
@@ -15,6 +16,7 @@ import grpc
 import redis.asyncio as aioredis
 
 METHOD = "/curia.bench.Bare/Call"
+VALUE = bytes(range(256)) * 8  # 2 KB
 
 
 async def serve(port: int, redis_url: str) -> None:
@@ -23,7 +25,7 @@ async def serve(port: int, redis_url: str) -> None:
     async def call(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         key = b"bench:" + request[:32]
         value = await client.get(key)
-        await client.set(key, (value or b"") [:64] + b".")
+        await client.set(key, VALUE)
         return value or b""
 
     handler = grpc.method_handlers_generic_handler("curia.bench.Bare", {

@@ -3,9 +3,9 @@
 Both servers run as processes on one embedded Redis and are measured alternately in one
 run: the server process's CPU time (user + system, from /proc/PID/stat) over the load,
 divided by what it served. The bare server (benchmarks/bare_service.py: grpc.aio, one
-Redis GET and SET per call) is the ceiling of the stack; the full service is driven by
-`curia loadtest`'s players (views without the observation, one RPC per decision when the
-same seat decides again).
+Redis GET and SET of 2 KB per call) is the ceiling of the stack; the full service is driven
+by `curia loadtest`'s players (views without the observation; GetView only when another
+seat must decide next), on Session streams and then with unary calls.
 
     python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
 """
@@ -26,9 +26,12 @@ from typing import Any
 
 import grpc
 
-from benchmarks.service_bench import HERE, drive_bare, serve_command
-from service.loadtest import LoadSpec, run_load
-from service.redis_server import EmbeddedRedis, free_port
+if __package__ in (None, ""):  # run as a script: the repository's packages are importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.service_bench import HERE, drive_bare, serve_command  # noqa: E402
+from service.loadtest import LoadSpec, run_load  # noqa: E402
+from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -65,15 +68,17 @@ def measure_bare(redis_url: str, seconds: float, concurrency: int) -> dict[str, 
     return {"calls": figures["calls"], "cpu_us_per_call": round(used / figures["calls"] * 1e6)}
 
 
-def measure_service(redis: EmbeddedRedis, seconds: float, concurrency: int
-                    ) -> dict[str, Any]:
+def measure_service(redis: EmbeddedRedis, seconds: float, concurrency: int,
+                    unary: bool = False) -> dict[str, Any]:
+    """The service under `curia loadtest`'s players: GetView and SubmitDecision on Session
+    streams (the recommended path), or as unary calls."""
     port = free_port()
     assert redis.process is not None
     with server(serve_command(port, redis.url), port) as pid:
         before, redis_before = cpu_seconds(pid), cpu_seconds(redis.process.pid)
         summary = run_load(LoadSpec(servers=[f"127.0.0.1:{port}"], games=concurrency,
                                     duration=seconds, channels=8, game="municipium",
-                                    seats=3))
+                                    seats=3, unary=unary))
         used = cpu_seconds(pid) - before
         redis_used = cpu_seconds(redis.process.pid) - redis_before
     decisions = max(summary["decisions"], 1)
@@ -92,13 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data) as redis:
         for round_ in range(1, args.rounds + 1):
             bare = measure_bare(redis.url, args.seconds, args.concurrency)
-            full = measure_service(redis, args.seconds, args.concurrency)
-            ratio = full["cpu_us_per_decision"] / bare["cpu_us_per_call"]
-            print(f"round {round_}: bare {bare['cpu_us_per_call']} µs CPU per call; "
-                  f"service {full['cpu_us_per_decision']} µs CPU per decision "
-                  f"({full['decisions_per_s']:.0f} decisions/s, SubmitDecision p99 "
-                  f"{full['submit_p99_ms']} ms): {ratio:.2f}x the bare call; Redis "
-                  f"{full['redis_cpu_us_per_decision']} µs CPU per decision")
+            print(f"round {round_}: bare {bare['cpu_us_per_call']} µs CPU per call",
+                  flush=True)
+            for path, unary in (("Session streams", False), ("unary calls", True)):
+                full = measure_service(redis, args.seconds, args.concurrency, unary)
+                ratio = full["cpu_us_per_decision"] / bare["cpu_us_per_call"]
+                print(f"  service, {path}: {full['cpu_us_per_decision']} µs CPU per "
+                      f"decision ({full['decisions_per_s']:.0f} decisions/s, "
+                      f"SubmitDecision p99 {full['submit_p99_ms']} ms): {ratio:.2f}x the "
+                      f"bare call; Redis {full['redis_cpu_us_per_decision']} µs CPU per "
+                      f"decision", flush=True)
     return 0
 
 

@@ -16,9 +16,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks.service_bench import processes, serve_command
-from service.loadtest import LoadSpec, run_load
-from service.redis_server import APPENDFSYNC, EmbeddedRedis, free_port
+if __package__ in (None, ""):  # run as a script: the repository's packages are importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.service_bench import processes, serve_command  # noqa: E402
+from service.loadtest import LoadSpec, run_load  # noqa: E402
+from service.redis_server import APPENDFSYNC, EmbeddedRedis, free_port  # noqa: E402
 
 
 def measure(policy: str, seconds: float, games: int) -> dict[str, Any]:

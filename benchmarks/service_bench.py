@@ -7,8 +7,9 @@ In one run, with client and servers sharing the machine:
       each with one call in flight (`curia loadtest`'s players), no think time;
   and prints b/a as decisions/s against calls/s. Then (c) scale-out: 1, 2 and 4 service
   processes sharing one port (SO_REUSEPORT) on one Redis; (d) many games with think time
-  (each deciding about once a second): decision latency percentiles; and (e) the server
-  CPU per decision against the CPU per bare call (benchmarks/cpu_per_decision.py).
+  (each deciding about once a second): decision latency percentiles; (e) the server
+  CPU per decision against the CPU per bare call (benchmarks/cpu_per_decision.py); and
+  (f) the bytes a finished and an in-progress game keep in Redis.
 
     python3 benchmarks/service_bench.py [--seconds 10] [--concurrency 64] [--json]
 """
@@ -30,12 +31,19 @@ from typing import Any
 
 import grpc
 
-from service.loadtest import LoadSpec, format_summary, percentiles, run_load
-from service.redis_server import EmbeddedRedis, free_port
+if __package__ in (None, ""):  # run as a script: the repository's packages are importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from service.loadtest import LoadSpec, format_summary, percentiles, run_load  # noqa: E402
+from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
+from service.store import keys  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 #: The game the load plays (3 seats, random legal decisions).
 GAME = "municipium"
+#: Seconds of the think-time run not counted: its games start over one think time, and
+#: creating a thousand games at once is not the steady state being measured.
+THINK_WARMUP_S = 5.0
 
 
 @contextmanager
@@ -108,13 +116,36 @@ def bench(seconds: float, concurrency: int, think_games: int) -> dict[str, Any]:
         # a decision is not a call: count what the service is for
         report["ratio_full_to_bare"] = round(report["full"][1]["decisions_per_s"] / bare_rate,
                                              3)
+        report["memory"] = memory_figures(redis.url)
         report["cpu"] = cpu_figures(redis, seconds, min(concurrency, 32))
         port = free_port()
-        with processes([serve_command(port, redis.url)] * 2, port):
+        with processes([serve_command(port, redis.url)], port):
             report["think"] = run_load(LoadSpec(
                 servers=[f"127.0.0.1:{port}"], games=think_games, duration=seconds * 2,
-                think_ms=1000, channels=32, game=GAME))
+                think_ms=1000, channels=32, game=GAME, warmup=THINK_WARMUP_S))
     return report
+
+
+def memory_figures(redis_url: str, sample: int = 200) -> dict[str, Any]:
+    """Bytes in Redis per game (MEMORY USAGE of every key of the game), finished and in
+    progress, over up to `sample` games of each kind left by the runs."""
+    import redis as sync_redis
+
+    client = sync_redis.Redis.from_url(redis_url)
+    found: dict[str, list[tuple[int, int]]] = {"finished": [], "in_progress": []}
+    for key in client.scan_iter(match="curia:{*}:game", count=1000):
+        status = (client.hget(key, "status") or b"").decode()
+        if status not in found or len(found[status]) >= sample:
+            continue
+        game_id = key.decode()[len("curia:{"):-len("}:game")]
+        size = sum(client.memory_usage(k, samples=0) or 0 for k in keys(game_id))
+        found[status].append((size, int(client.hget(key, "version") or 0)))
+    client.close()
+    return {status: {"games": len(rows),
+                     "mean_bytes": round(sum(b for b, _ in rows) / max(len(rows), 1)),
+                     "max_bytes": max((b for b, _ in rows), default=0),
+                     "mean_version": round(sum(v for _, v in rows) / max(len(rows), 1))}
+            for status, rows in found.items()}
 
 
 def cpu_figures(redis: EmbeddedRedis, seconds: float, concurrency: int) -> dict[str, Any]:
@@ -143,11 +174,18 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"(e) server CPU: {cpu['full']['cpu_us_per_decision']} µs per decision against "
           f"{cpu['bare']['cpu_us_per_call']} µs per bare call: {cpu['ratio']:.2f}x "
           f"(aim <= 1.0x); Redis {cpu['full']['redis_cpu_us_per_decision']} µs per decision")
+    for status, figures in report["memory"].items():
+        print(f"(f) Redis memory per {status.replace('_', ' ')} game: "
+              f"{figures['mean_bytes'] / 1024:.1f} KB on average, "
+              f"{figures['max_bytes'] / 1024:.1f} KB at most ({figures['games']} games, "
+              f"{figures['mean_version']} decisions on average)"
+              + (" (aim <= 8 KB)" if status == "finished" else ""))
     print("\nfull service, 1 process:\n" + format_summary(report["full"][1]))
     think = report["think"]
     submit = think["latency_ms"].get("SubmitDecision", {})
     print(f"\n(d) {think_games_of(report)} games, ~1 decision/s each (think time 1 s), "
-          f"2 processes: {think['decisions_per_s']:.0f} decisions/s, SubmitDecision p99 "
+          f"1 process, after {THINK_WARMUP_S:.0f} s of warm-up: "
+          f"{think['decisions_per_s']:.0f} decisions/s, SubmitDecision p99 "
           f"{submit.get('p99')} ms (target < 50 ms)\n" + format_summary(think))
 
 

@@ -172,6 +172,11 @@ def add_loadtest(subparsers: Any) -> None:
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--max-games", type=int, help="stop starting games after this many")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="seconds played first and not counted (default 0)")
+    parser.add_argument("--unary", action="store_true",
+                        help="GetView and SubmitDecision as unary calls (default: on one "
+                             "Session stream per game, the recommended path)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(run=run_loadtest, parser=parser)
 
@@ -179,12 +184,14 @@ def add_loadtest(subparsers: Any) -> None:
 def run_loadtest(args: argparse.Namespace) -> int:
     from service.loadtest import LoadSpec, format_summary, main_json, run_load
 
-    if args.games < 1 or args.duration <= 0:
-        args.parser.error("--games must be at least 1 and --duration positive")
+    if args.games < 1 or args.duration <= 0 or args.warmup < 0:
+        args.parser.error("--games must be at least 1, --duration positive and --warmup "
+                          "not negative")
     spec = LoadSpec(servers=args.server.split(","), games=args.games, duration=args.duration,
                     think_ms=args.think_ms, channels=args.channels, game=args.game,
                     variant=args.variant, seats=args.seats, seed=args.seed,
-                    max_games=args.max_games)
+                    max_games=args.max_games, unary=args.unary,
+                    warmup=args.warmup)
     summary = run_load(spec)
     print(main_json(summary) if args.json else format_summary(summary))
     return 0

@@ -58,6 +58,7 @@ from service.metrics import (
     GAMES_EXPIRED,
     GAMES_FINISHED,
     TIMEOUTS,
+    series,
 )
 from service.store import GameStore, LogEntry, StoredGame, now_ms, token_hash
 from service.views import build_view
@@ -121,6 +122,12 @@ class StateCache:
     def fresh(self, stored: StoredGame) -> GameState:
         state = self.entries.get((stored.game_id, stored.version))
         return state.clone() if state is not None else games.load(stored.state)
+
+    def take(self, stored: StoredGame) -> GameState:
+        """The state at the stored version, for the caller to change: the cached one,
+        taken out of the cache (no copy), else a new one from the stored bytes."""
+        state = self.entries.pop((stored.game_id, stored.version), None)
+        return state if state is not None else games.load(stored.state)
 
     def put(self, game_id: str, version: int, state: GameState) -> None:
         self.entries[(game_id, version)] = state
@@ -360,7 +367,7 @@ class GameKeeper:
                 now_ms() > viewer_deadline(stored.meta, stored.clock, (seat,), seat):
             raise precondition("time_up", "the time for this decision is up; the timeout "
                                           "policy applies")
-        state = self.states.fresh(stored)
+        state = self.states.take(stored)  # applying changes it: no longer the cached one
         try:
             if len(request.decision.notation) > MAX_NOTATION:
                 raise NotationError(f"a decision's notation is at most {MAX_NOTATION} "
@@ -368,6 +375,8 @@ class GameKeeper:
             decision = codec.decision_from_proto(state, request.decision)
             events = state.apply(seat, decision)
         except DecisionError as error:
+            # a refused decision leaves the state as it was (the engine's contract)
+            self.states.put(stored.game_id, stored.version, state)
             refusal = from_decision_error(error)
             if stored.meta.get("forfeit_on_illegal") and refusal.reason in (
                     "illegal", "invalid_argument") and seat in state.to_move():
@@ -398,13 +407,14 @@ class GameKeeper:
         clock = charge(stored.clock, seat if cause != "forfeited" else None, now,
                        state.to_move())
         deadline = game_deadline(stored.meta, clock, state.to_move())
+        data = state.to_bytes()
         committed = await self.store.commit(
-            stored.game_id, stored.version, state.to_bytes(), request_key=request_key,
+            stored.game_id, stored.version, data, request_key=request_key,
             status=status, deadline=deadline, new_forfeits=new_forfeits or {}, clock=clock,
             seat=seat, notation=notation(decision), cause=cause, events=events_json(events))
         if committed.outcome == "ok":
             self.states.put(stored.game_id, committed.version, state)
-            stored.version = committed.version
+            stored.version, stored.state = committed.version, data
             stored.status, stored.deadline, stored.clock = status, deadline, clock
             stored.autoplay = 0 if cause == "seat" else stored.autoplay + 1
             if cause == "seat":
@@ -412,7 +422,7 @@ class GameKeeper:
             stored.forfeits = (committed.forfeits if committed.forfeits is not None
                                else {**stored.forfeits, **(new_forfeits or {})})
             self.games.put(stored)
-            DECISIONS_APPLIED.labels(state.game, cause).inc()
+            series(DECISIONS_APPLIED, state.game, cause).inc()
             log.debug("decision applied", extra={
                 "game_id": stored.game_id, "version": committed.version, "seat": seat,
                 "cause": cause, "request_id": request_key.partition(":")[2]})

@@ -1,12 +1,14 @@
 """`curia loadtest`: many concurrent games against running servers, with latency figures.
 
 Each game is driven by one asyncio task holding all its seats' tokens: read the mover's
-view (GetView) unless the last reply already brought it (the same seat decides again:
-one RPC per decision then), think (optional), submit a random legal decision
-(SubmitDecision), until the game ends; then it starts a new game while time remains.
-Views are asked without their observation (the players read only the legal decisions).
-Calls spread over several channels (HTTP/2 connections) and servers. Figures:
-decisions/s, games/s, latency percentiles per RPC, errors by status code.
+view (GetView) unless the last reply already brought it (the same seat decides again),
+think (optional), submit a random legal decision (SubmitDecision), until the game ends;
+then it starts a new game while time remains. Views are asked without their observation
+(the players read only the legal decisions). GetView and SubmitDecision go over one
+Session stream per task (the recommended path for clients that decide often), or as
+unary calls with `unary=True`. Streams and calls spread over several channels (HTTP/2
+connections) and servers. Figures: decisions/s, games/s, latency percentiles per call,
+errors by status code.
 """
 
 from __future__ import annotations
@@ -47,6 +49,63 @@ class LoadSpec:
     seed: int = 1
     max_games: int | None = None
     options: dict[str, int] = field(default_factory=dict)
+    #: GetView and SubmitDecision as unary calls instead of on a Session stream.
+    unary: bool = False
+    #: Seconds played before `duration` whose calls are not counted (games starting).
+    warmup: float = 0.0
+
+
+#: The Session call (SessionRequest's oneof case) of each method.
+SESSION_CALLS = {"GetView": "get_view", "SubmitDecision": "submit_decision"}
+#: gRPC status codes by number (a Session's refusal carries the number).
+STATUS_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+class Refused(Exception):
+    """A call refused on a Session stream, with its status code."""
+
+    def __init__(self, method: str, code: grpc.StatusCode) -> None:
+        super().__init__(method)
+        self.code = code
+
+
+class SessionBroken(Exception):
+    """A Session stream that ended or answered out of turn."""
+
+
+class SessionCaller:
+    """One worker's Session stream, opened when first needed and again after it broke:
+    `call` sends one request and reads its reply (one call in flight per stream)."""
+
+    def __init__(self, stubs: Any) -> None:
+        self.stubs = stubs
+        self.stream: Any = None
+        self.tags = itertools.count(1)
+
+    async def call(self, method: str, request: Any) -> Any:
+        """The reply; raises Refused, SessionBroken or grpc.aio.AioRpcError."""
+        if self.stream is None:
+            self.stream = next(self.stubs).Session()
+        tag = next(self.tags)
+        try:
+            await self.stream.write(pb.SessionRequest(tag=tag,
+                                                      **{SESSION_CALLS[method]: request}))
+            reply = await self.stream.read()
+        except grpc.aio.AioRpcError:
+            self.stream = None
+            raise
+        if reply is grpc.aio.EOF or reply.tag != tag:
+            self.close()
+            raise SessionBroken(method)
+        if reply.WhichOneof("reply") == "refused":
+            raise Refused(method, STATUS_CODES.get(reply.refused.code,
+                                                   grpc.StatusCode.UNKNOWN))
+        return getattr(reply, SESSION_CALLS[method])
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.cancel()
+            self.stream = None
 
 
 @dataclass
@@ -60,8 +119,21 @@ class Stats:
     started: float = 0.0
     ended: float = 0.0
 
+    def counting(self) -> bool:
+        """Past the warm-up: what happens now is counted (`started` is its end)."""
+        return time.perf_counter() >= self.started
+
     def timed(self, method: str, seconds: float) -> None:
-        self.latency[method].append(seconds)
+        if self.counting():
+            self.latency[method].append(seconds)
+
+    def decided(self) -> None:
+        if self.counting():
+            self.decisions += 1
+
+    def finished(self) -> None:
+        if self.counting():
+            self.games_finished += 1
 
     @property
     def elapsed(self) -> float:
@@ -105,15 +177,27 @@ class Driver:
         self.deadline = 0.0
         self.game_numbers = itertools.count()
 
-    async def call(self, method: str, request: Any) -> Any:
-        """One RPC on the next channel, timed; None (and counted) if it fails."""
-        stub = next(self.stubs)
+    async def call(self, method: str, request: Any,
+                   session: SessionCaller | None = None) -> Any:
+        """One call, timed: on the worker's Session stream when it has one, else a unary
+        RPC on the next channel; None (and counted) if it fails."""
         started = time.perf_counter()
         try:
-            metadata = self.security.admin_metadata() if method == "CreateGame" else ()
-            response = await getattr(stub, method)(request, timeout=30, metadata=metadata)
+            if session is not None and method in SESSION_CALLS:
+                response = await session.call(method, request)
+            else:
+                stub = next(self.stubs)
+                metadata = self.security.admin_metadata() if method == "CreateGame" else ()
+                response = await getattr(stub, method)(request, timeout=30,
+                                                       metadata=metadata)
         except grpc.aio.AioRpcError as error:
             self.stats.errors[f"{method}:{error.code().name}"] += 1
+            return None
+        except Refused as refused:
+            self.stats.errors[f"{method}:{refused.code.name}"] += 1
+            return None
+        except SessionBroken:
+            self.stats.errors[f"{method}:SESSION_BROKEN"] += 1
             return None
         self.stats.timed(method, time.perf_counter() - started)
         return response
@@ -125,8 +209,9 @@ class Driver:
                          for i in range(max(spec.channels, len(spec.servers)))]
         self.stubs = itertools.cycle([pb_grpc.GameServiceStub(c)  # type: ignore[no-untyped-call]
                                       for c in self.channels])
-        self.stats.started = time.perf_counter()
-        self.deadline = self.stats.started + self.spec.duration
+        began = time.perf_counter()
+        self.stats.started = began + spec.warmup  # figures count from the warm-up's end
+        self.deadline = self.stats.started + spec.duration
         await asyncio.gather(*(self.play_games(worker) for worker in range(self.spec.games)))
         self.stats.ended = time.perf_counter()
         for channel in self.channels:
@@ -143,10 +228,15 @@ class Driver:
         rng = random.Random(self.spec.seed * 100_003 + worker)
         if self.spec.think_ms:  # spread the starts over one think time
             await asyncio.sleep(rng.random() * self.spec.think_ms / 1000)
-        while self.more_games():
-            await self.play_one(rng)
+        session = None if self.spec.unary else SessionCaller(self.stubs)
+        try:
+            while self.more_games():
+                await self.play_one(rng, session)
+        finally:
+            if session is not None:
+                session.close()
 
-    async def play_one(self, rng: random.Random) -> None:
+    async def play_one(self, rng: random.Random, session: SessionCaller | None) -> None:
         spec = self.spec
         created = await self.call("CreateGame", pb.CreateGameRequest(
             game=spec.game or games.default_game() or "", variant=spec.variant,
@@ -159,12 +249,12 @@ class Driver:
         mover = None
         ready: pb.View | None = None  # the mover's view, when a reply already brought it
         while time.perf_counter() < self.deadline:
-            view = ready or await self._view(created.game_id, tokens, mover)
+            view = ready or await self._view(created.game_id, tokens, mover, session)
             ready = None
             if view is None:
                 continue
             if view.status == FINISHED:
-                self.stats.games_finished += 1
+                self.stats.finished()
                 return
             if self.spec.think_ms:
                 pause = rng.expovariate(1000 / self.spec.think_ms)
@@ -178,22 +268,23 @@ class Driver:
             answer = await self.call("SubmitDecision", pb.SubmitDecisionRequest(
                 game_id=created.game_id, seat_token=tokens[view.seat],
                 expected_version=view.version, decision=pb.Decision(notation=choice.notation),
-                request_id=f"{view.seat}-{view.version}", observation_encoding=NO_OBSERVATION))
+                request_id=f"{view.seat}-{view.version}", observation_encoding=NO_OBSERVATION),
+                session)
             if answer is not None:
-                self.stats.decisions += 1
+                self.stats.decided()
                 after = answer.view
                 if after.status == FINISHED:
-                    self.stats.games_finished += 1
+                    self.stats.finished()
                     return
                 mover = after.to_move[0]
                 if after.legal_decisions:  # the same seat decides again: one RPC
                     ready = after
 
-    async def _view(self, game_id: str, tokens: dict[int, str],
-                    mover: int | None) -> pb.View | None:
+    async def _view(self, game_id: str, tokens: dict[int, str], mover: int | None,
+                    session: SessionCaller | None) -> pb.View | None:
         if mover is None:  # first look: as a spectator, to learn who moves
             answer = await self.call("GetView", pb.GetViewRequest(
-                game_id=game_id, observation_encoding=NO_OBSERVATION))
+                game_id=game_id, observation_encoding=NO_OBSERVATION), session)
             if answer is None:
                 return None
             spectator: pb.View = answer.view
@@ -201,7 +292,8 @@ class Driver:
                 return spectator
             mover = spectator.to_move[0]
         answer = await self.call("GetView", pb.GetViewRequest(
-            game_id=game_id, seat_token=tokens[mover], observation_encoding=NO_OBSERVATION))
+            game_id=game_id, seat_token=tokens[mover], observation_encoding=NO_OBSERVATION),
+            session)
         if answer is None:
             return None
         view: pb.View = answer.view

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 from prometheus_client import Counter, Gauge, Histogram
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -24,5 +27,13 @@ REDIS_SECONDS = Histogram(
     buckets=LATENCY_BUCKETS)
 ACTIVE_GAMES = Gauge("curia_active_games",
                      "Live games, waiting or in progress (all servers, from Redis).")
-OPEN_STREAMS = Gauge("curia_open_streams", "WatchGame streams open on this server.")
+OPEN_STREAMS = Gauge("curia_open_streams",
+                     "WatchGame and Session streams open on this server.")
 TIMEOUTS = Counter("curia_timeouts_total", "Decisions that timed out, by policy.", ["policy"])
+
+
+@cache
+def series(metric: Any, *labels: str) -> Any:
+    """The metric's series for these label values, looked up once (labels() is not free
+    on the hot path)."""
+    return metric.labels(*labels)

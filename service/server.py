@@ -38,7 +38,7 @@ from service.errors import ServiceError, invalid
 from service.health import StoreOutage, follow_store
 from service.http_gateway import Gateway, start_gateway
 from service.keeper import DEFAULT_AUTOPLAY_LIMIT, GameKeeper
-from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS
+from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS, series
 from service.redis_server import EmbeddedRedis
 from service.store import DEFAULT_IDLE_TTL, GameStore
 from service.threads import LoopThread
@@ -84,14 +84,19 @@ def _lenient(message_type: Any) -> Callable[[bytes], Any]:
     return parse
 
 
+#: The grpc handler factory for a method by (client streaming, server streaming).
+HANDLER_KINDS = {(False, False): grpc.unary_unary_rpc_method_handler,
+                 (False, True): grpc.unary_stream_rpc_method_handler,
+                 (True, True): grpc.stream_stream_rpc_method_handler}
+
+
 def add_game_service(servicer: GameService, server: grpc.aio.Server) -> None:
     """Register the servicer as the generated code does, except that a payload that does
     not parse reaches it as a MalformedRequest, answered INVALID_ARGUMENT (gRPC itself
     would answer UNKNOWN)."""
     handlers = {}
     for method in pb.DESCRIPTOR.services_by_name["GameService"].methods:
-        make = (grpc.unary_stream_rpc_method_handler if method.server_streaming
-                else grpc.unary_unary_rpc_method_handler)
+        make = HANDLER_KINDS[method.client_streaming, method.server_streaming]
         handlers[method.name] = make(
             getattr(servicer, method.name),
             request_deserializer=_lenient(getattr(pb, method.input_type.name)),
@@ -99,6 +104,14 @@ def add_game_service(servicer: GameService, server: grpc.aio.Server) -> None:
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME,
                                                                           handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
+
+
+class Refused(Exception):
+    """A call answered with a status other than OK (nothing was changed)."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 def _check_parsed(request: Any) -> None:
@@ -113,8 +126,10 @@ class GameService(pb_grpc.GameServiceServicer):
         self.keeper = keeper
         self.outage = outage or StoreOutage()
 
-    async def _unary(self, method: str, request: Any, context: grpc.aio.ServicerContext,
-                     handler: Callable[[Any], Awaitable[Response]]) -> Response:
+    async def _answer(self, method: str, request: Any,
+                      handler: Callable[[Any], Awaitable[Response]]) -> Response:
+        """The handler's reply; every refusal raised as a Refused with its status (logged
+        and counted here, once for the unary and the Session paths alike)."""
         started = time.perf_counter()
         code = "OK"
         try:
@@ -128,26 +143,30 @@ class GameService(pb_grpc.GameServiceServicer):
                                        "reason": error.reason,
                                        "game_id": getattr(request, "game_id", ""),
                                        "request_id": getattr(request, "request_id", "")})
-            await context.abort(error.code, error.message)
-            raise  # unreachable: abort raises
+            raise Refused(error.code, error.message) from None
         except REDIS_AWAY as error:
             code = "UNAVAILABLE"
             self.outage.failed(method, error)
-            await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
-            raise
+            raise Refused(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE) from None
         except redis_errors.OutOfMemoryError:
             code = "RESOURCE_EXHAUSTED"
             log.error("redis is full (maxmemory)", extra={"method": method})
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, STORE_FULL_MESSAGE)
-            raise
+            raise Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, STORE_FULL_MESSAGE) from None
         except Exception:
             code = "INTERNAL"
             log.exception("internal error", extra={"method": method,
                                                    "game_id": getattr(request, "game_id", "")})
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
-            raise
+            raise Refused(grpc.StatusCode.INTERNAL, "internal error") from None
         finally:
-            RPC_SECONDS.labels(method, code).observe(time.perf_counter() - started)
+            series(RPC_SECONDS, method, code).observe(time.perf_counter() - started)
+
+    async def _unary(self, method: str, request: Any, context: grpc.aio.ServicerContext,
+                     handler: Callable[[Any], Awaitable[Response]]) -> Response:
+        try:
+            return await self._answer(method, request, handler)
+        except Refused as refused:
+            await context.abort(refused.code, refused.message)
+            raise  # unreachable: abort raises
 
     async def ListGames(self, request: pb.ListGamesRequest,
                         context: grpc.aio.ServicerContext) -> pb.ListGamesResponse:
@@ -211,7 +230,38 @@ class GameService(pb_grpc.GameServiceServicer):
             await context.abort(grpc.StatusCode.INTERNAL, "internal error")
         finally:
             OPEN_STREAMS.dec()
-            RPC_SECONDS.labels("WatchGame", code).observe(time.perf_counter() - started)
+            series(RPC_SECONDS, "WatchGame", code).observe(time.perf_counter() - started)
+
+    async def Session(self, requests: AsyncIterator[Any],
+                      context: grpc.aio.ServicerContext) -> AsyncIterator[pb.SessionResponse]:
+        """GetView and SubmitDecision calls on one stream, answered one at a time in the
+        order sent; a refusal is a reply (CallStatus), not the end of the stream."""
+        OPEN_STREAMS.inc()
+        try:
+            async for request in requests:
+                yield await self._session_reply(request)
+        finally:
+            OPEN_STREAMS.dec()
+
+    async def _session_reply(self, request: Any) -> pb.SessionResponse:
+        if isinstance(request, MalformedRequest):
+            return pb.SessionResponse(refused=pb.CallStatus(
+                code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
+                message=f"malformed request: {request.error}"))
+        kind = request.WhichOneof("call")
+        try:
+            if kind == "submit_decision":
+                decided = await self._answer("SubmitDecision", request.submit_decision,
+                                             self.keeper.submit)
+                return pb.SessionResponse(tag=request.tag, submit_decision=decided)
+            if kind == "get_view":
+                viewed = await self._answer("GetView", request.get_view, self.keeper.view)
+                return pb.SessionResponse(tag=request.tag, get_view=viewed)
+            raise Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                          "a SessionRequest needs a call: get_view or submit_decision")
+        except Refused as refused:
+            return pb.SessionResponse(tag=request.tag, refused=pb.CallStatus(
+                code=refused.code.value[0], message=refused.message))
 
 
 def _register_reflection_v1() -> None:

@@ -38,7 +38,7 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 
-from service.metrics import REDIS_SECONDS
+from service.metrics import REDIS_SECONDS, series
 
 CLUSTER_SCHEME = "redis+cluster://"
 ACTIVE = "curia:active"
@@ -48,6 +48,11 @@ WAIT_BLOCK_MS = 5000
 #: Redis socket read timeout, longer than that block: redis-py 8 defaults to 5 s, which
 #: raced the 5 s XREAD BLOCK and cut every WatchGame stream of a game idle for 5 s.
 SOCKET_TIMEOUT_S = WAIT_BLOCK_MS / 1000 + 5
+#: Connections of a process's request pool: a burst of more requests at once waits up to
+#: POOL_WAIT_S for one (redis-py's plain pool refused the 101st: "Too many connections").
+POOL_CONNECTIONS, POOL_WAIT_S = 64, 5.0
+#: Connections of the watchers' pool: one per WatchGame stream waiting for a version.
+WATCH_CONNECTIONS = 10_000
 #: Seconds a live game may go without a create, join or seat decision (`--idle-ttl`).
 DEFAULT_IDLE_TTL = 24 * 3600
 
@@ -236,9 +241,12 @@ class GameStore:
     """Async access to the games in one Redis (or Redis Cluster)."""
 
     def __init__(self, client: Any, finished_ttl: int = 7 * 24 * 3600,
-                 idle_ttl: int = DEFAULT_IDLE_TTL) -> None:
+                 idle_ttl: int = DEFAULT_IDLE_TTL, watch_client: Any = None) -> None:
         #: a redis.asyncio client (typed Any: redis-py's stubs do not follow decode options)
         self.redis: Any = client
+        #: the client of the watchers' blocking reads (XREAD BLOCK holds a connection
+        #: while it waits): another pool, so that watchers never starve the requests
+        self.watch_redis: Any = watch_client if watch_client is not None else client
         #: a Redis Cluster: the cross-game indexes live in other slots than a game's keys
         self.cluster = isinstance(client, aioredis.RedisCluster)
         self.finished_ttl = finished_ttl
@@ -261,8 +269,12 @@ class GameStore:
             node = "redis://" + url[len(CLUSTER_SCHEME):]
             return cls(aioredis.RedisCluster.from_url(node, socket_timeout=SOCKET_TIMEOUT_S),
                        finished_ttl, idle_ttl)
-        return cls(aioredis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S), finished_ttl,
-                   idle_ttl)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL_CONNECTIONS, timeout=POOL_WAIT_S,
+            socket_timeout=SOCKET_TIMEOUT_S)
+        watchers = aioredis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S,
+                                     max_connections=WATCH_CONNECTIONS)
+        return cls(aioredis.Redis.from_pool(pool), finished_ttl, idle_ttl, watchers)
 
     @property
     def live_ttl(self) -> int:
@@ -278,6 +290,8 @@ class GameStore:
 
     async def close(self) -> None:
         await self.redis.aclose()
+        if self.watch_redis is not self.redis:
+            await self.watch_redis.aclose()
 
     async def create(self, game_id: str, meta: dict[str, Any], state: bytes, status: str,
                      token_hashes: dict[int, str], deadline: int,
@@ -290,7 +304,7 @@ class GameStore:
                                   "autoplay": 0}
         fields.update({f"token:{seat}": h for seat, h in token_hashes.items()})
         pairs = [item for name, value in fields.items() for item in (name, value)]
-        with REDIS_SECONDS.labels("create").time():
+        with series(REDIS_SECONDS, "create").time():
             created = await self._create(keys=[game_key], args=[self.live_ttl, *pairs])
             if not created:
                 raise KeyError(f"game {game_id} exists")
@@ -300,7 +314,7 @@ class GameStore:
                 await pipe.execute()
 
     async def load(self, game_id: str) -> StoredGame | None:
-        with REDIS_SECONDS.labels("load").time():
+        with series(REDIS_SECONDS, "load").time():
             raw = await self.redis.hgetall(keys(game_id)[0])
         if not raw or b"meta" not in raw:
             return None
@@ -316,7 +330,7 @@ class GameStore:
 
     async def request_version(self, game_id: str, seat: int, request_id: str) -> int | None:
         """The version a request id already produced for this seat, if any."""
-        with REDIS_SECONDS.labels("request").time():
+        with series(REDIS_SECONDS, "request").time():
             found = await self.redis.hget(keys(game_id)[2], f"{seat}:{request_id}")
         return int(found) if found is not None else None
 
@@ -332,7 +346,7 @@ class GameStore:
                 json.dumps({str(s): r for s, r in new_forfeits.items()}), seat, notation,
                 cause, events, now, ttl, _dumps(clock), game_id, look]
         indexes = [] if self.cluster else [ACTIVE, DEADLINES]  # a Cluster: another slot
-        with REDIS_SECONDS.labels("commit").time():
+        with series(REDIS_SECONDS, "commit").time():
             answer = await self._commit(keys=[*keys(game_id), *indexes], args=args)
         result = Commit(answer[0].decode(), int(answer[1]),
                         _forfeits(answer[2]) if len(answer) > 2 else None)
@@ -352,7 +366,7 @@ class GameStore:
 
     async def abandon(self, game_id: str, version: int, reason: str) -> bool:
         """End a game in progress at `version` without a result; False if it moved on."""
-        with REDIS_SECONDS.labels("abandon").time():
+        with series(REDIS_SECONDS, "abandon").time():
             ended = await self._abandon(keys=list(keys(game_id)),
                                         args=[version, reason, self.finished_ttl])
         if ended:
@@ -369,7 +383,7 @@ class GameStore:
     async def join(self, game_id: str, seat: int, hashed: str, deadline: int,
                    clock: dict[str, Any]) -> str:
         """Take an open seat: 'joined', 'started' (the last one), 'taken' or 'missing'."""
-        with REDIS_SECONDS.labels("join").time():
+        with series(REDIS_SECONDS, "join").time():
             answer = await self._join(keys=[keys(game_id)[0]], args=[
                 seat, hashed, "in_progress", deadline, _dumps(clock), now_ms(),
                 self.live_ttl])
@@ -381,7 +395,7 @@ class GameStore:
 
     async def forfeit(self, game_id: str, seat: int, reason: str) -> dict[int, str] | None:
         """Add a forfeit to a game in progress; the merged forfeits, or None if not in play."""
-        with REDIS_SECONDS.labels("forfeit").time():
+        with series(REDIS_SECONDS, "forfeit").time():
             merged = await self._forfeit(keys=[keys(game_id)[0]],
                                          args=[json.dumps({str(seat): reason})])
         return _forfeits(merged) if merged else None
@@ -391,7 +405,7 @@ class GameStore:
         """Log entries with after_version < version <= up_to: from the stream, or from the
         compact record of a finished game (entries without events, see `compact`)."""
         end = f"{up_to}-1" if up_to is not None else "+"
-        with REDIS_SECONDS.labels("log").time():
+        with series(REDIS_SECONDS, "log").time():
             rows = await self.redis.xrange(keys(game_id)[1], f"({after_version}-1", end)
         if rows:
             return [_entry(entry_id, fields) for entry_id, fields in rows]
@@ -414,7 +428,7 @@ class GameStore:
         blob = compact_record([_entry(i, f) for i, f in rows])
         requests = await self.redis.hgetall(requests_key)
         kept = last_request_per_seat(requests)
-        with REDIS_SECONDS.labels("compact").time():
+        with series(REDIS_SECONDS, "compact").time():
             done = await self._compact(keys=[game_key, log_key, requests_key], args=[
                 version, blob, self.finished_ttl, compress_state(state), *kept])
         return bool(done)
@@ -423,7 +437,7 @@ class GameStore:
                        block_ms: int = WAIT_BLOCK_MS) -> list[LogEntry]:
         """Block until entries after `after_version` exist (or the time runs out)."""
         stream = keys(game_id)[1]
-        answer = await self.redis.xread({stream: f"{after_version}-1"}, block=block_ms,
+        answer = await self.watch_redis.xread({stream: f"{after_version}-1"}, block=block_ms,
                                         count=100)
         return [_entry(i, f) for _, rows in answer for i, f in rows]
 

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from curia.v1 import game_service_pb2 as pb
-from games.core import GameState
+from games.core import Decision, GameState
 from service import codec
 
 STATUS = {
@@ -73,6 +73,28 @@ class ObservationCache:
 OBSERVATIONS = ObservationCache()
 
 
+class DecisionMessages:
+    """The contract's message of each engine decision seen, by (game, decision): a view
+    lists every legal decision, and the same ones come back view after view. Messages
+    handed out are shared: copy them (RepeatedCompositeContainer.extend does)."""
+
+    def __init__(self, size: int = 65_536) -> None:
+        self.size = size
+        self.entries: dict[tuple[str, Decision], pb.Decision] = {}
+
+    def encoded(self, game: str, decision: Decision) -> pb.Decision:
+        key = (game, decision)
+        found = self.entries.get(key)
+        if found is None:
+            if len(self.entries) >= self.size:
+                self.entries.clear()  # a whole vocabulary is far smaller: a rare reset
+            found = self.entries[key] = codec.decision_to_proto(game, decision)
+        return found
+
+
+DECISIONS = DecisionMessages()
+
+
 def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: int,
                status: str, seat: int | None, deadline: int, forfeits: dict[int, str],
                bank_left: int | None = None, ended: str = "",
@@ -95,7 +117,7 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
     if seat is not None:
         view.seat = seat
         if status == "in_progress" and seat in state.to_move():
-            view.legal_decisions.extend(codec.decision_to_proto(state.game, d)
+            view.legal_decisions.extend(DECISIONS.encoded(state.game, d)
                                         for d in state.legal_decisions(seat))
     result = state.result()
     if result is not None:

@@ -438,3 +438,33 @@ class GameResult(_message.Message):
     scores: _containers.RepeatedCompositeFieldContainer[SeatScore]
     reason: str
     def __init__(self, ranking: _Optional[_Iterable[_Union[RankGroup, _Mapping]]] = ..., scores: _Optional[_Iterable[_Union[SeatScore, _Mapping]]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class SessionRequest(_message.Message):
+    __slots__ = ("tag", "get_view", "submit_decision")
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    GET_VIEW_FIELD_NUMBER: _ClassVar[int]
+    SUBMIT_DECISION_FIELD_NUMBER: _ClassVar[int]
+    tag: int
+    get_view: GetViewRequest
+    submit_decision: SubmitDecisionRequest
+    def __init__(self, tag: _Optional[int] = ..., get_view: _Optional[_Union[GetViewRequest, _Mapping]] = ..., submit_decision: _Optional[_Union[SubmitDecisionRequest, _Mapping]] = ...) -> None: ...
+
+class SessionResponse(_message.Message):
+    __slots__ = ("tag", "get_view", "submit_decision", "refused")
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    GET_VIEW_FIELD_NUMBER: _ClassVar[int]
+    SUBMIT_DECISION_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    tag: int
+    get_view: GetViewResponse
+    submit_decision: SubmitDecisionResponse
+    refused: CallStatus
+    def __init__(self, tag: _Optional[int] = ..., get_view: _Optional[_Union[GetViewResponse, _Mapping]] = ..., submit_decision: _Optional[_Union[SubmitDecisionResponse, _Mapping]] = ..., refused: _Optional[_Union[CallStatus, _Mapping]] = ...) -> None: ...
+
+class CallStatus(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...

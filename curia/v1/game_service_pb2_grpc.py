@@ -92,6 +92,11 @@ class GameServiceStub:
                 request_serializer=curia_dot_v1_dot_game__service__pb2.GetGameRecordRequest.SerializeToString,
                 response_deserializer=curia_dot_v1_dot_game__service__pb2.GetGameRecordResponse.FromString,
                 _registered_method=True)
+        self.Session = channel.stream_stream(
+                '/curia.v1.GameService/Session',
+                request_serializer=curia_dot_v1_dot_game__service__pb2.SessionRequest.SerializeToString,
+                response_deserializer=curia_dot_v1_dot_game__service__pb2.SessionResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -171,6 +176,16 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Session(self, request_iterator, context):
+        """GetView and SubmitDecision calls carried on one long-lived stream: each request gets
+        one reply, in the order sent, with the same tag. The cheap path for clients that
+        decide often (a message on an open stream costs the server about a third of a unary
+        call). A refused call is answered with its status in the reply; the stream goes on.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -213,6 +228,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetGameRecord,
                     request_deserializer=curia_dot_v1_dot_game__service__pb2.GetGameRecordRequest.FromString,
                     response_serializer=curia_dot_v1_dot_game__service__pb2.GetGameRecordResponse.SerializeToString,
+            ),
+            'Session': grpc.stream_stream_rpc_method_handler(
+                    servicer.Session,
+                    request_deserializer=curia_dot_v1_dot_game__service__pb2.SessionRequest.FromString,
+                    response_serializer=curia_dot_v1_dot_game__service__pb2.SessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -449,6 +469,33 @@ class GameService:
             '/curia.v1.GameService/GetGameRecord',
             curia_dot_v1_dot_game__service__pb2.GetGameRecordRequest.SerializeToString,
             curia_dot_v1_dot_game__service__pb2.GetGameRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Session(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/curia.v1.GameService/Session',
+            curia_dot_v1_dot_game__service__pb2.SessionRequest.SerializeToString,
+            curia_dot_v1_dot_game__service__pb2.SessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -50,6 +50,10 @@ ALLOWED = {
     "ResignSeat": ALWAYS | {Code.NOT_FOUND, Code.UNAUTHENTICATED, Code.FAILED_PRECONDITION},
     "GetGameRecord": ALWAYS | {Code.NOT_FOUND, Code.FAILED_PRECONDITION},
 }
+#: A Session call answers what its unary method would (the statuses of its refusals).
+ALLOWED["Session"] = ALLOWED["GetView"] | ALLOWED["SubmitDecision"]
+SESSION_CALLS = {"get_view": "GetView", "submit_decision": "SubmitDecision"}
+STATUS_BY_NUMBER = {code.value[0]: code for code in Code}
 FUZZ = settings(max_examples=150, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 #: Uncompressed, a request over the limit takes gRPC 0.1-1 s to refuse (flow control), so
@@ -62,7 +66,7 @@ OVERSIZE_ONE_IN = 20
 def test_the_fuzz_covers_every_method_of_the_contract() -> None:
     assert set(METHODS) == set(ALLOWED) == {
         "ListGames", "CreateGame", "JoinGame", "GetView", "SubmitDecision", "WatchGame",
-        "ResignSeat", "GetGameRecord"}
+        "ResignSeat", "GetGameRecord", "Session"}
 
 
 # -- the target: a `curia serve` process holding games that must not change ----------------
@@ -269,6 +273,10 @@ def messages(descriptor: Descriptor, depth: int = 0) -> st.SearchStrategy[Messag
 def realistic(world: World, method: str, rnd: random.Random) -> Message:
     """A plausible request of the method, on the world's games: a real seat, the game's
     version, a legal decision... (what a well-behaved client would send)."""
+    if method == "Session":  # a GetView or a SubmitDecision call on the stream
+        inner = rnd.choice(sorted(SESSION_CALLS))
+        return pb.SessionRequest(tag=rnd.getrandbits(64), **{
+            inner: realistic(world, SESSION_CALLS[inner], rnd)})
     pairs = world.seats(method)
     game_id, token = rnd.choice(pairs)
     if method == "ListGames":
@@ -418,6 +426,10 @@ def send(world: World, method: str, payload: bytes, compressed: bool = False
     path = f"/{SERVICE.full_name}/{method}"
     compression = grpc.Compression.Gzip if compressed else None
     try:
+        if METHODS[method].client_streaming:  # Session: one call on the stream
+            replies = world.channel.stream_stream(path)(iter([payload]), timeout=RPC_TIMEOUT,
+                                                        compression=compression)
+            return session_answer(next(replies))
         if METHODS[method].server_streaming:
             stream = world.channel.unary_stream(path)(payload, timeout=RPC_TIMEOUT,
                                                       compression=compression)
@@ -431,14 +443,36 @@ def send(world: World, method: str, payload: bytes, compressed: bool = False
         return error.code(), None
 
 
-def check_answer(world: World, method: str, game_id: str, code: grpc.StatusCode,
+def called(request: Message | None) -> tuple[str, Message | None]:
+    """The unary method a request calls and its request (a Session call: the one it
+    carries; "Session" and None for a Session request carrying none)."""
+    if isinstance(request, pb.SessionRequest):
+        kind = request.WhichOneof("call")
+        return (SESSION_CALLS[kind], getattr(request, kind)) if kind else ("Session", None)
+    return (type(request).__name__.removesuffix("Request"), request)
+
+
+def check_answer(world: World, method: str, request: Message | None, code: grpc.StatusCode,
                  answer: bytes | None) -> None:
     assert code in ALLOWED[method], f"{method} answered {code.name}"
-    if code == Code.OK and game_id in world.protected and method in (
+    inner, message = called(request)
+    game_id = getattr(message, "game_id", "")
+    if code == Code.OK and game_id in world.protected and inner in (
             "SubmitDecision", "ResignSeat", "JoinGame"):
         response = pb.SubmitDecisionResponse.FromString(answer or b"")
-        assert method == "SubmitDecision" and response.duplicate, \
+        assert inner == "SubmitDecision" and response.duplicate, \
             f"{method} changed protected game {game_id}"
+
+
+def session_answer(payload: bytes) -> tuple[grpc.StatusCode, bytes | None]:
+    """A Session reply as a unary call's outcome: the refusal's status, or OK and the
+    reply of the call."""
+    reply = pb.SessionResponse.FromString(payload)
+    kind = reply.WhichOneof("reply")
+    if kind == "refused":
+        return STATUS_BY_NUMBER[reply.refused.code], None
+    assert kind is not None, "a Session reply answers"
+    return Code.OK, getattr(reply, kind).SerializeToString()
 
 
 def oversized(data: st.DataObject) -> bool:
@@ -455,8 +489,9 @@ def fuzz_case(method: str) -> Callable[..., None]:
         rnd = random.Random(data.draw(st.integers(0, 2**64 - 1), label="seed"))
         junk = data.draw(messages(descriptor), label="junk")
         request = mixed(realistic(world, method, rnd), junk, rnd)
-        if isinstance(request, pb.SubmitDecisionRequest) and would_apply(world, request):
-            request.expected_version += 1  # a legal decision, but never at the right version
+        submit = called(request)[1]
+        if isinstance(submit, pb.SubmitDecisionRequest) and would_apply(world, submit):
+            submit.expected_version += 1  # a legal decision, but never at the right version
         # unknown fields (numbers no request uses), which the server ignores
         payload = request.SerializeToString() + b"".join(
             data.draw(st.lists(wire_fields(lowest=100), max_size=2), label="unknown"))
@@ -466,7 +501,7 @@ def fuzz_case(method: str) -> Callable[..., None]:
         code, answer = send(world, method, payload, compressed=big)
         if big:
             assert code == Code.RESOURCE_EXHAUSTED, (method, code, len(payload))
-        check_answer(world, method, getattr(request, "game_id", ""), code, answer)
+        check_answer(world, method, request, code, answer)
     return case
 
 
@@ -502,14 +537,15 @@ def garbage_case(method: str) -> Callable[..., None]:
             parsed = input_class.FromString(payload)
         except Exception:
             parsed = None
-        if (isinstance(parsed, pb.SubmitDecisionRequest) and would_apply(world, parsed)) or (
+        inner = called(parsed)[1] if parsed is not None else None
+        if (isinstance(inner, pb.SubmitDecisionRequest) and would_apply(world, inner)) or (
                 isinstance(parsed, pb.ResignSeatRequest)
                 and world.protected_seat(parsed.game_id, parsed.seat_token) is not None):
             return  # garbage that decodes to a legal change of a protected game: not garbage
         code, answer = send(world, method, payload, compressed=big)
         if big:
             assert code == Code.RESOURCE_EXHAUSTED, (method, code, len(payload))
-        check_answer(world, method, getattr(parsed, "game_id", ""), code, answer)
+        check_answer(world, method, parsed, code, answer)
     return case
 
 
