@@ -8,7 +8,6 @@ ServiceError before anything is written.
 
 from __future__ import annotations
 
-import copy
 import hmac
 import logging
 import re
@@ -150,13 +149,13 @@ class GameCache:
         if found is None:
             return None
         self.entries.move_to_end(game_id)
-        return copy.copy(found)
+        return found.copy()
 
     def put(self, stored: StoredGame) -> None:
         known = self.entries.get(stored.game_id)
         if known is not None and known.version > stored.version:
             return  # a newer one is known already
-        self.entries[stored.game_id] = copy.copy(stored)
+        self.entries[stored.game_id] = stored.copy()
         self.entries.move_to_end(stored.game_id)
         if len(self.entries) > self.size:
             self.entries.popitem(last=False)

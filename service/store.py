@@ -211,6 +211,12 @@ class StoredGame:
     autoplay: int = 0
     ended: str = ""
 
+    def copy(self) -> StoredGame:
+        """A shallow copy (copy.copy, without its generic machinery: this is per request)."""
+        twin = object.__new__(StoredGame)
+        twin.__dict__.update(self.__dict__)
+        return twin
+
 
 @dataclass(frozen=True)
 class LogEntry:
@@ -425,7 +431,7 @@ class GameStore:
         state = await self.redis.hget(game_key, "state")
         if not rows or state is None or _entry(*rows[-1]).version != version:
             return False
-        blob = compact_record([_entry(i, f) for i, f in rows])
+        blob = compact_record(_record_entries(rows))
         requests = await self.redis.hgetall(requests_key)
         kept = last_request_per_seat(requests)
         with series(REDIS_SECONDS, "compact").time():
@@ -463,6 +469,21 @@ def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry:
         events=fields[b"events"].decode(), ms=int(fields[b"ms"]),
         deadline=int(fields[b"deadline"]), forfeits=_forfeits(fields[b"forfeits"]),
         clock=orjson.loads(fields.get(b"clock", b"{}")))
+
+
+def _record_entries(rows: list[tuple[bytes, dict[bytes, bytes]]]) -> list[LogEntry]:
+    """Log rows read for a compact record: only what it keeps (no events, no clock; the
+    forfeits parsed where they change)."""
+    entries: list[LogEntry] = []
+    raw, forfeits = b"", {}
+    for entry_id, fields in rows:
+        if fields[b"forfeits"] != raw:
+            raw, forfeits = fields[b"forfeits"], _forfeits(fields[b"forfeits"])
+        entries.append(LogEntry(
+            version=int(entry_id.split(b"-")[0]), seat=int(fields[b"seat"]),
+            notation=fields[b"notation"].decode(), cause=fields[b"cause"].decode(),
+            events="", ms=int(fields[b"ms"]), deadline=0, forfeits=forfeits, clock={}))
+    return entries
 
 
 RECORD_FIELD = "record"
