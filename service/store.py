@@ -39,6 +39,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from service.metrics import REDIS_SECONDS, series
+from service.redis_link import RedisLink
 
 CLUSTER_SCHEME = "redis+cluster://"
 ACTIVE = "curia:active"
@@ -247,12 +248,16 @@ class GameStore:
     """Async access to the games in one Redis (or Redis Cluster)."""
 
     def __init__(self, client: Any, finished_ttl: int = 7 * 24 * 3600,
-                 idle_ttl: int = DEFAULT_IDLE_TTL, watch_client: Any = None) -> None:
+                 idle_ttl: int = DEFAULT_IDLE_TTL, watch_client: Any = None,
+                 link: RedisLink | None = None) -> None:
         #: a redis.asyncio client (typed Any: redis-py's stubs do not follow decode options)
         self.redis: Any = client
         #: the client of the watchers' blocking reads (XREAD BLOCK holds a connection
         #: while it waits): another pool, so that watchers never starve the requests
         self.watch_redis: Any = watch_client if watch_client is not None else client
+        #: the hot path's pipelined connection (a decision's commit, a game's load), when
+        #: the URL allows one; else redis-py serves those too
+        self.link = link
         #: a Redis Cluster: the cross-game indexes live in other slots than a game's keys
         self.cluster = isinstance(client, aioredis.RedisCluster)
         self.finished_ttl = finished_ttl
@@ -260,6 +265,7 @@ class GameStore:
         self.idle_ttl = idle_ttl
         self._create = client.register_script(CREATE_SCRIPT)
         self._commit = client.register_script(COMMIT_SCRIPT)
+        self._commit_sha = link.script(COMMIT_SCRIPT) if link is not None else ""
         self._join = client.register_script(JOIN_SCRIPT)
         self._forfeit = client.register_script(FORFEIT_SCRIPT)
         self._abandon = client.register_script(ABANDON_SCRIPT)
@@ -280,7 +286,8 @@ class GameStore:
             socket_timeout=SOCKET_TIMEOUT_S)
         watchers = aioredis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S,
                                      max_connections=WATCH_CONNECTIONS)
-        return cls(aioredis.Redis.from_pool(pool), finished_ttl, idle_ttl, watchers)
+        return cls(aioredis.Redis.from_pool(pool), finished_ttl, idle_ttl, watchers,
+                   RedisLink.for_url(url, SOCKET_TIMEOUT_S))
 
     @property
     def live_ttl(self) -> int:
@@ -296,6 +303,8 @@ class GameStore:
 
     async def close(self) -> None:
         await self.redis.aclose()
+        if self.link is not None:
+            await self.link.close()
         if self.watch_redis is not self.redis:
             await self.watch_redis.aclose()
 
@@ -321,7 +330,9 @@ class GameStore:
 
     async def load(self, game_id: str) -> StoredGame | None:
         with series(REDIS_SECONDS, "load").time():
-            raw = await self.redis.hgetall(keys(game_id)[0])
+            key = keys(game_id)[0]
+            raw = await (self.link.hgetall(key) if self.link is not None
+                         else self.redis.hgetall(key))
         if not raw or b"meta" not in raw:
             return None
         tokens = {int(k[6:]): v.decode() for k, v in raw.items() if k.startswith(b"token:")}
@@ -349,11 +360,14 @@ class GameStore:
         now = now_ms()
         look = self.next_look(deadline, now) if deadline or cause == "seat" else 0
         args = [expected_version, state, request_key, status, deadline,
-                json.dumps({str(s): r for s, r in new_forfeits.items()}), seat, notation,
+                _dumps(new_forfeits), seat, notation,
                 cause, events, now, ttl, _dumps(clock), game_id, look]
         indexes = [] if self.cluster else [ACTIVE, DEADLINES]  # a Cluster: another slot
         with series(REDIS_SECONDS, "commit").time():
-            answer = await self._commit(keys=[*keys(game_id), *indexes], args=args)
+            script_keys = [*keys(game_id), *indexes]
+            answer = await (self.link.evalsha(self._commit_sha, script_keys, args)
+                            if self.link is not None
+                            else self._commit(keys=script_keys, args=args))
         result = Commit(answer[0].decode(), int(answer[1]),
                         _forfeits(answer[2]) if len(answer) > 2 else None)
         if result.outcome == "ok" and self.cluster:
