@@ -617,7 +617,7 @@ class GameKeeper:
                 decision = state.parse(entry.notation)
                 seen_by = state.decision_seen_by(entry.seat, decision)
                 secret = seen_by is not None and seat not in seen_by
-                events = state.apply(entry.seat, decision)
+                events = state.apply_unchecked(entry.seat, decision)  # checked when made
                 version = entry.version
                 yield pb.WatchGameResponse(
                     version=version, events=codec.events_to_proto(version, events, seat),
@@ -641,7 +641,7 @@ class GameKeeper:
                                meta["options"], meta["seed"])
         entries: list[LogEntry] = await self.store.log(stored.game_id, 0, version)
         for entry in entries:
-            state.apply(entry.seat, entry.notation)
+            state.apply_unchecked(entry.seat, state.parse(entry.notation))
         if not entries:
             return state, 0, {}, new_clock(meta, meta["created_ms"])
         last = entries[-1]
@@ -656,7 +656,8 @@ def entry_events(meta: dict[str, Any], entries: list[LogEntry]) -> list[list[Eve
         return [events_from_json(entry.events) for entry in entries]
     state = games.new_game(meta["game"], meta["variant"], meta["num_seats"], meta["options"],
                            meta["seed"])
-    return [state.apply(entry.seat, state.parse(entry.notation)) for entry in entries]
+    return [state.apply_unchecked(entry.seat, state.parse(entry.notation))
+            for entry in entries]
 
 
 def _same_decision(state: GameState, applied: str, message: pb.Decision) -> bool:
