@@ -179,8 +179,8 @@ class GameServiceServicer:
     def Session(self, request_iterator, context):
         """GetView and SubmitDecision calls carried on one long-lived stream: each request gets
         one reply, in the order sent, with the same tag. The cheap path for clients that
-        decide often (a message on an open stream costs the server about a third of a unary
-        call). A refused call is answered with its status in the reply; the stream goes on.
+        decide often (a message on an open stream costs the server about a quarter of a
+        unary call). A refused call is answered with its status in the reply; the stream goes on.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
