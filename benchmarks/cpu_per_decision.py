@@ -5,7 +5,8 @@ run: the server process's CPU time (user + system, from /proc/PID/stat) over the
 divided by what it served. The bare server (benchmarks/bare_service.py: grpc.aio, one
 Redis GET and SET of 2 KB per call) is the ceiling of the stack; the full service is driven
 by `curia loadtest`'s players (views without the observation; GetView only when another
-seat must decide next), on Session streams and then with unary calls.
+seat must decide next), on Session streams, then with unary calls, then as the shipped
+bots play (a player per seat following WatchGame, submitting with unary calls).
 
     python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
 """
@@ -72,16 +73,17 @@ def measure_bare(redis_url: str, seconds: float, concurrency: int, link: bool = 
 
 
 def measure_service(redis: EmbeddedRedis, seconds: float, concurrency: int,
-                    unary: bool = False) -> dict[str, Any]:
+                    unary: bool = False, watch: bool = False) -> dict[str, Any]:
     """The service under `curia loadtest`'s players: GetView and SubmitDecision on Session
-    streams (the recommended path), or as unary calls."""
+    streams (the recommended path), as unary calls, or (`watch`) a player per seat
+    following WatchGame and submitting with unary calls, as the shipped bots do."""
     port = free_port()
     assert redis.process is not None
     with server(serve_command(port, redis.url), port) as pid:
         before, redis_before = cpu_seconds(pid), cpu_seconds(redis.process.pid)
         summary = run_load(LoadSpec(servers=[f"127.0.0.1:{port}"], games=concurrency,
                                     duration=seconds, channels=8, game="municipium",
-                                    seats=3, unary=unary))
+                                    seats=3, unary=unary, watch=watch))
         used = cpu_seconds(pid) - before
         redis_used = cpu_seconds(redis.process.pid) - redis_before
     decisions = max(summary["decisions"], 1)
@@ -104,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"round {round_}: bare {bare['cpu_us_per_call']} µs CPU per call "
                   f"(Redis through redis-py; through the service's pipelined link: "
                   f"{lean['cpu_us_per_call']} µs)", flush=True)
-            for path, unary in (("Session streams", False), ("unary calls", True)):
-                full = measure_service(redis, args.seconds, args.concurrency, unary)
+            for path, unary, watch in (("Session streams", False, False),
+                                       ("unary calls", True, False),
+                                       ("bots' path: WatchGame per seat", False, True)):
+                full = measure_service(redis, args.seconds, args.concurrency, unary, watch)
                 ratio = full["cpu_us_per_decision"] / bare["cpu_us_per_call"]
                 print(f"  service, {path}: {full['cpu_us_per_decision']} µs CPU per "
                       f"decision ({full['decisions_per_s']:.0f} decisions/s, "

@@ -177,6 +177,9 @@ def add_loadtest(subparsers: Any) -> None:
     parser.add_argument("--unary", action="store_true",
                         help="GetView and SubmitDecision as unary calls (default: on one "
                              "Session stream per game, the recommended path)")
+    parser.add_argument("--watch", action="store_true",
+                        help="play as the shipped bots do: a player per seat follows its "
+                             "WatchGame stream and submits with unary calls")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(run=run_loadtest, parser=parser)
 
@@ -191,7 +194,7 @@ def run_loadtest(args: argparse.Namespace) -> int:
                     think_ms=args.think_ms, channels=args.channels, game=args.game,
                     variant=args.variant, seats=args.seats, seed=args.seed,
                     max_games=args.max_games, unary=args.unary,
-                    warmup=args.warmup)
+                    warmup=args.warmup, watch=args.watch)
     summary = run_load(spec)
     print(main_json(summary) if args.json else format_summary(summary))
     return 0

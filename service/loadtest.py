@@ -53,6 +53,9 @@ class LoadSpec:
     unary: bool = False
     #: Seconds played before `duration` whose calls are not counted (games starting).
     warmup: float = 0.0
+    #: Play as the shipped bots do: a player per seat following its WatchGame stream and
+    #: submitting with unary calls (instead of one driver asking views for every seat).
+    watch: bool = False
 
 
 #: The Session call (SessionRequest's oneof case) of each method.
@@ -246,39 +249,95 @@ class Driver:
             await asyncio.sleep(0.1)
             return
         tokens = {c.seat: c.token for c in created.seats}
+        if spec.watch:
+            await self.play_watching(created.game_id, tokens, rng)
+        else:
+            await self.play_asking(created.game_id, tokens, rng, session)
+
+    async def think(self, rng: random.Random) -> bool:
+        """Wait the think time; False when no decision would land before the end (the
+        player then waits out the run: starting a new game instead would only churn
+        CreateGame calls at the end)."""
+        if not self.spec.think_ms:
+            return True
+        pause = rng.expovariate(1000 / self.spec.think_ms)
+        if time.perf_counter() + pause >= self.deadline:
+            await asyncio.sleep(max(0.0, self.deadline - time.perf_counter()))
+            return False
+        await asyncio.sleep(pause)
+        return True
+
+    async def decide(self, game_id: str, token: str, view: pb.View, rng: random.Random,
+                     session: SessionCaller | None = None) -> pb.View | None:
+        """Submit a random legal decision; the reply's view (None if refused)."""
+        choice = rng.choice(view.legal_decisions)
+        answer = await self.call("SubmitDecision", pb.SubmitDecisionRequest(
+            game_id=game_id, seat_token=token, expected_version=view.version,
+            decision=pb.Decision(notation=choice.notation),
+            request_id=f"{view.seat}-{view.version}", observation_encoding=NO_OBSERVATION),
+            session)
+        if answer is None:
+            return None
+        self.stats.decided()
+        after: pb.View = answer.view
+        return after
+
+    async def play_asking(self, game_id: str, tokens: dict[int, str], rng: random.Random,
+                          session: SessionCaller | None) -> None:
+        """One driver for every seat: ask the mover's view, decide, repeat."""
         mover = None
         ready: pb.View | None = None  # the mover's view, when a reply already brought it
         while time.perf_counter() < self.deadline:
-            view = ready or await self._view(created.game_id, tokens, mover, session)
+            view = ready or await self._view(game_id, tokens, mover, session)
             ready = None
             if view is None:
                 continue
             if view.status == FINISHED:
                 self.stats.finished()
                 return
-            if self.spec.think_ms:
-                pause = rng.expovariate(1000 / self.spec.think_ms)
-                if time.perf_counter() + pause >= self.deadline:
-                    # no decision would land in time: wait out the run (starting a new
-                    # game instead would only churn CreateGame calls at the end)
-                    await asyncio.sleep(max(0.0, self.deadline - time.perf_counter()))
-                    return
-                await asyncio.sleep(pause)
-            choice = rng.choice(view.legal_decisions)
-            answer = await self.call("SubmitDecision", pb.SubmitDecisionRequest(
-                game_id=created.game_id, seat_token=tokens[view.seat],
-                expected_version=view.version, decision=pb.Decision(notation=choice.notation),
-                request_id=f"{view.seat}-{view.version}", observation_encoding=NO_OBSERVATION),
-                session)
-            if answer is not None:
-                self.stats.decided()
-                after = answer.view
+            if not await self.think(rng):
+                return
+            after = await self.decide(game_id, tokens[view.seat], view, rng, session)
+            if after is not None:
                 if after.status == FINISHED:
                     self.stats.finished()
                     return
                 mover = after.to_move[0]
                 if after.legal_decisions:  # the same seat decides again: one RPC
                     ready = after
+
+    async def play_watching(self, game_id: str, tokens: dict[int, str],
+                            rng: random.Random) -> None:
+        """As the shipped bots play: a player per seat following its WatchGame stream and
+        submitting with unary calls."""
+        seats = [asyncio.ensure_future(self.follow_seat(game_id, token, rng))
+                 for token in tokens.values()]
+        try:
+            await asyncio.wait_for(asyncio.gather(*seats),
+                                   max(0.0, self.deadline - time.perf_counter()) + 1.0)
+        except TimeoutError:
+            return  # the run ended with the game in progress
+        self.stats.finished()
+
+    async def follow_seat(self, game_id: str, token: str, rng: random.Random) -> None:
+        """Decide on each view of the seat's stream that lists legal decisions, once per
+        version (the reply of a decision may bring the next one first)."""
+        decided = -1
+        stream = next(self.stubs).WatchGame(pb.WatchGameRequest(
+            game_id=game_id, seat_token=token, observation_encoding=NO_OBSERVATION))
+        try:
+            async for message in stream:
+                view: pb.View | None = message.view
+                while (view is not None and view.status != FINISHED
+                       and view.legal_decisions and view.version > decided):
+                    if not await self.think(rng):
+                        return
+                    decided = view.version
+                    view = await self.decide(game_id, token, view, rng)
+        except grpc.aio.AioRpcError as error:
+            self.stats.errors[f"WatchGame:{error.code().name}"] += 1
+        finally:
+            stream.cancel()
 
     async def _view(self, game_id: str, tokens: dict[int, str], mover: int | None,
                     session: SessionCaller | None) -> pb.View | None:

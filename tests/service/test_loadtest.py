@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from service.loadtest import LoadSpec, percentiles, run_load
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,6 +27,27 @@ def test_the_load_driver_plays_games_to_their_end(server: str) -> None:
     assert summary["decisions"] > 100 and summary["errors"] == {}
     assert summary["latency_ms"]["SubmitDecision"]["count"] == summary["decisions"]
     assert summary["games_finished"] >= 1
+
+
+@pytest.mark.parametrize("path", ["session", "unary", "watch"])
+def test_each_path_of_the_load_plays_games_to_their_end(server: str, path: str) -> None:
+    """Session streams (the default), unary calls, and players following WatchGame per
+    seat as the shipped bots do: each finishes games without an error."""
+    summary = run_load(LoadSpec(servers=[server], games=3, duration=3.0, channels=2,
+                                game="municipium", variant="revised", seats=2,
+                                options={"max_turns": 3}, unary=path == "unary",
+                                watch=path == "watch"))
+    assert summary["errors"] == {} and summary["games_finished"] >= 1
+    assert summary["latency_ms"]["SubmitDecision"]["count"] == summary["decisions"] > 30
+    calls = set(summary["latency_ms"])
+    assert ("GetView" in calls) == (path != "watch")  # watchers never ask for a view
+
+
+def test_a_warm_up_is_played_but_not_counted(server: str) -> None:
+    summary = run_load(LoadSpec(servers=[server], games=2, duration=1.0, warmup=1.5,
+                                channels=1, game="municipium", variant="revised",
+                                seats=2, max_games=1, options={"max_turns": 2}))
+    assert summary["decisions"] == 0 and summary["latency_ms"] == {}  # one game, in warm-up
 
 
 def test_curia_loadtest_prints_json_figures(server: str) -> None:
