@@ -121,6 +121,13 @@ class RedisLink:
         flat = await self.execute("HGETALL", key)
         return dict(zip(flat[::2], flat[1::2], strict=True))
 
+    async def xrange(self, key: str, start: str, end: str
+                     ) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        """A stream's entries as redis-py gives them: (id, {field: value})."""
+        rows = await self.execute("XRANGE", key, start, end)
+        return [(entry_id, dict(zip(flat[::2], flat[1::2], strict=True)))
+                for entry_id, flat in rows]
+
     async def execute(self, *command: Any) -> Any:
         """Send one command and await its reply (raises redis-py's exceptions)."""
         replies = self.replies

@@ -28,6 +28,7 @@ double-apply a decision.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import time
@@ -40,6 +41,7 @@ import redis.asyncio as aioredis
 
 from service.metrics import REDIS_SECONDS, series
 from service.redis_link import RedisLink
+from service.version_feed import VersionFeed
 
 CLUSTER_SCHEME = "redis+cluster://"
 ACTIVE = "curia:active"
@@ -81,7 +83,8 @@ return 1
 """
 
 #: KEYS: game hash, log stream, requests hash; on one Redis (not a Cluster) also the
-#:       live-games set and the deadlines index, updated in the same call.
+#:       live-games set and the deadlines index, updated in the same call (and the new
+#:       version is then published for watchers: service/version_feed.py).
 #: ARGV: expected version, state, request key, status, deadline, forfeits to add, seat,
 #:       notation, cause, events, ms, ttl seconds, clock, the game id and the index's next
 #:       look (ms; 0: leave the index as it is).
@@ -119,6 +122,8 @@ if KEYS[4] then
   elseif tonumber(ARGV[15]) > 0 then
     redis.call('ZADD', KEYS[5], ARGV[15], ARGV[14])
   end
+  -- a hint for watchers, last and unchecked: no refusal here may undo the commit
+  redis.pcall('PUBLISH', 'curia:versions', ARGV[14] .. ' ' .. version)
 end
 return {'ok', tostring(version), forfeits}
 """
@@ -249,15 +254,18 @@ class GameStore:
 
     def __init__(self, client: Any, finished_ttl: int = 7 * 24 * 3600,
                  idle_ttl: int = DEFAULT_IDLE_TTL, watch_client: Any = None,
-                 link: RedisLink | None = None) -> None:
+                 link: RedisLink | None = None, feed: VersionFeed | None = None) -> None:
         #: a redis.asyncio client (typed Any: redis-py's stubs do not follow decode options)
         self.redis: Any = client
         #: the client of the watchers' blocking reads (XREAD BLOCK holds a connection
         #: while it waits): another pool, so that watchers never starve the requests
         self.watch_redis: Any = watch_client if watch_client is not None else client
-        #: the hot path's pipelined connection (a decision's commit, a game's load), when
-        #: the URL allows one; else redis-py serves those too
+        #: the hot path's pipelined connection (a decision's commit, a game's load, a
+        #: watcher's read of the log), when the URL allows one; else redis-py serves those
         self.link = link
+        #: new versions announced by the commit script (one Redis); None: watchers block
+        #: in XREAD each (a Cluster)
+        self.feed = feed
         #: a Redis Cluster: the cross-game indexes live in other slots than a game's keys
         self.cluster = isinstance(client, aioredis.RedisCluster)
         self.finished_ttl = finished_ttl
@@ -286,8 +294,10 @@ class GameStore:
             socket_timeout=SOCKET_TIMEOUT_S)
         watchers = aioredis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S,
                                      max_connections=WATCH_CONNECTIONS)
+        # (a subscription waits for messages as long as it takes: no socket timeout)
+        feed = VersionFeed(aioredis.from_url(url, socket_keepalive=True))
         return cls(aioredis.Redis.from_pool(pool), finished_ttl, idle_ttl, watchers,
-                   RedisLink.for_url(url, SOCKET_TIMEOUT_S))
+                   RedisLink.for_url(url, SOCKET_TIMEOUT_S), feed)
 
     @property
     def live_ttl(self) -> int:
@@ -305,6 +315,9 @@ class GameStore:
         await self.redis.aclose()
         if self.link is not None:
             await self.link.close()
+        if self.feed is not None:
+            await self.feed.close()
+            await self.feed.client.aclose()
         if self.watch_redis is not self.redis:
             await self.watch_redis.aclose()
 
@@ -425,11 +438,17 @@ class GameStore:
         """Log entries with after_version < version <= up_to: from the stream, or from the
         compact record of a finished game (entries without events, see `compact`)."""
         end = f"{up_to}-1" if up_to is not None else "+"
+        game_key, log_key, _ = keys(game_id)
         with series(REDIS_SECONDS, "log").time():
-            rows = await self.redis.xrange(keys(game_id)[1], f"({after_version}-1", end)
+            if self.link is not None:  # both reads at once on the pipelined connection
+                rows, record = await asyncio.gather(
+                    self.link.xrange(log_key, f"({after_version}-1", end),
+                    self.link.execute("HGET", game_key, RECORD_FIELD))
+            else:
+                rows = await self.redis.xrange(log_key, f"({after_version}-1", end)
+                record = None if rows else await self.redis.hget(game_key, RECORD_FIELD)
         if rows:
             return [_entry(entry_id, fields) for entry_id, fields in rows]
-        record = await self.redis.hget(keys(game_id)[0], RECORD_FIELD)
         if record is None:
             return []
         return [e for e in record_entries(record)
@@ -455,11 +474,33 @@ class GameStore:
 
     async def wait_log(self, game_id: str, after_version: int,
                        block_ms: int = WAIT_BLOCK_MS) -> list[LogEntry]:
-        """Block until entries after `after_version` exist (or the time runs out)."""
+        """Block until entries after `after_version` exist (or the time runs out): woken by
+        the version feed while it is live, else in a blocking XREAD (a Cluster too)."""
+        if self.feed is not None and self.feed.live():
+            return await self._wait_for_feed(game_id, after_version, block_ms)
         stream = keys(game_id)[1]
         answer = await self.watch_redis.xread({stream: f"{after_version}-1"}, block=block_ms,
                                         count=100)
         return [_entry(i, f) for _, rows in answer for i, f in rows]
+
+    async def _wait_for_feed(self, game_id: str, after_version: int,
+                             block_ms: int) -> list[LogEntry]:
+        assert self.feed is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + block_ms / 1000
+        while True:
+            woken = self.feed.waiter(game_id)  # before reading: no version can slip by
+            try:
+                entries = await self.log(game_id, after_version)
+                left = deadline - loop.time()
+                if entries or left <= 0:
+                    return entries
+                try:
+                    await asyncio.wait_for(woken, left)
+                except TimeoutError:
+                    return []
+            finally:
+                self.feed.discard(game_id, woken)
 
     async def schedule(self, game_id: str, deadline: int) -> None:
         await self.redis.zadd(DEADLINES, {game_id: deadline})

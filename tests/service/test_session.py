@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import time
 from collections.abc import Iterator
 
 import grpc
 import pytest
+import redis
 
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
@@ -180,18 +182,29 @@ def test_decisions_stay_right_when_the_state_cache_has_forgotten_the_game(
     asyncio.run(play())
 
 
-def test_many_watchers_do_not_starve_the_requests(stub: pb_grpc.GameServiceStub,
-                                                  client: CuriaClient) -> None:
-    """Each waiting WatchGame holds a Redis connection; 150 of them (more than redis-py's
-    default pool of 100) must leave the requests their own pool."""
+def redis_clients(redis_url: str) -> int:
+    with redis.Redis.from_url(redis_url) as connection:
+        return len(connection.client_list())
+
+
+def test_many_watchers_hold_no_redis_connection_and_do_not_starve_the_requests(
+        stub: pb_grpc.GameServiceStub, client: CuriaClient, redis_url: str) -> None:
+    """150 waiting WatchGame streams (more than redis-py's default pool of 100): woken by
+    the process's one subscription to new versions, they hold no Redis connection each
+    (a blocking XREAD per watcher did), and requests are served meanwhile."""
     game_id, tokens = new_game(client, seed=17)
     version = client.view(game_id).version
+    first = stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=version))
+    assert next(first).version == version  # (the process's subscription starts here)
+    time.sleep(1.0)
+    before = redis_clients(redis_url)
     streams = [stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=version,
                                                   observation_encoding=NONE))
                for _ in range(150)]
     try:
         for stream in streams:
-            assert next(stream).version == version  # each now waits in Redis
+            assert next(stream).version == version  # each now waits for the next
+        assert redis_clients(redis_url) - before < 10
         for _ in range(20):
             assert client.view(game_id, tokens[0]).version == version
         mover = client.view(game_id).to_move[0]
@@ -199,7 +212,7 @@ def test_many_watchers_do_not_starve_the_requests(stub: pb_grpc.GameServiceStub,
         done = client.submit(game_id, tokens[mover], mine.version,
                              mine.legal_decisions[0].notation)
         assert done.version == version + 1
-        assert next(streams[0]).version == version + 1
+        assert all(next(stream).version == version + 1 for stream in streams)
     finally:
-        for stream in streams:
+        for stream in [first, *streams]:
             stream.cancel()

@@ -1,0 +1,98 @@
+"""The process's subscription to new versions (service/version_feed.py), on a real Redis:
+watchers are woken by a publication, and the subscription comes back after its
+connection is cut, waking every watcher (publications may have been missed)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import redis
+
+from curia.v1 import game_service_pb2 as pb
+from service.keeper import GameKeeper
+from service.redis_server import EmbeddedRedis
+from service.store import GameStore
+from service.version_feed import CHANNEL, VersionFeed
+
+
+def test_a_publication_wakes_the_watchers_of_that_game_only(redis_url: str) -> None:
+    async def body() -> None:
+        store = GameStore.from_url(redis_url)
+        feed = store.feed
+        assert isinstance(feed, VersionFeed)
+        try:
+            feed.discard("g0", feed.waiter("g0"))  # starts the subscription
+            await asyncio.wait_for(feed.subscribed.wait(), 5.0)
+            mine, other = feed.waiter("g1"), feed.waiter("g2")
+            with redis.Redis.from_url(redis_url) as connection:
+                connection.publish(CHANNEL, "g1 7")
+            await asyncio.wait_for(mine, 2.0)
+            await asyncio.sleep(0.1)
+            assert not other.done()
+            feed.discard("g1", mine)
+            feed.discard("g2", other)
+            assert feed.waiting == {}
+        finally:
+            await store.close()
+    asyncio.run(body())
+
+
+def test_the_subscription_comes_back_after_its_connection_is_cut(redis_url: str) -> None:
+    async def body() -> None:
+        store = GameStore.from_url(redis_url)
+        feed = store.feed
+        assert feed is not None
+        try:
+            feed.discard("g0", feed.waiter("g0"))  # starts the subscription
+            await asyncio.wait_for(feed.subscribed.wait(), 5.0)
+            first = feed.waiter("g3")
+            with redis.Redis.from_url(redis_url) as connection:
+                connection.client_kill_filter(_type="pubsub")
+            await asyncio.wait_for(first, 3.0)  # woken: it may have missed a version
+            await asyncio.wait_for(feed.subscribed.wait(), 5.0)
+            second = feed.waiter("g3")
+            with redis.Redis.from_url(redis_url) as connection:
+                connection.publish(CHANNEL, "g3 8")
+            await asyncio.wait_for(second, 2.0)
+        finally:
+            await store.close()
+    asyncio.run(body())
+
+
+def test_without_permission_on_the_channel_decisions_commit_and_watchers_still_follow(
+        tmp_path: Path) -> None:
+    """An ACL user without the channel (Redis 7's default for a new user): the commit's
+    publication is refused without undoing the commit, and watchers wait in XREAD."""
+    with EmbeddedRedis(tmp_path) as server:
+        with redis.Redis.from_url(server.url) as admin:
+            admin.acl_setuser("curia", enabled=True, passwords=["+secret"], keys=["curia:*"],
+                              channels=[], commands=["+@all"], reset_channels=True)
+        url = f"redis://curia:secret@127.0.0.1:{server.port}/0"
+
+        async def body() -> None:
+            store = GameStore.from_url(url)
+            keeper = GameKeeper(store)
+            try:
+                created = await keeper.create(pb.CreateGameRequest(
+                    game="municipium", variant="revised", num_seats=2, seed=3))
+                tokens = {s.seat: s.token for s in created.seats}
+                watch = keeper.watch(pb.WatchGameRequest(game_id=created.game_id))
+                assert (await anext(watch)).version == 0
+                following = asyncio.ensure_future(anext(watch))
+                await asyncio.sleep(0.6)  # the feed has tried (and failed) to subscribe
+                assert store.feed is not None and not store.feed.subscribed.is_set()
+                spectator = (await keeper.view(pb.GetViewRequest(
+                    game_id=created.game_id))).view
+                seat = spectator.to_move[0]
+                mine = (await keeper.view(pb.GetViewRequest(
+                    game_id=created.game_id, seat_token=tokens[seat]))).view
+                done = await keeper.submit(pb.SubmitDecisionRequest(
+                    game_id=created.game_id, seat_token=tokens[seat], expected_version=0,
+                    request_id="a", decision=mine.legal_decisions[0]))
+                assert done.version == 1
+                assert (await asyncio.wait_for(following, 2.0)).version == 1
+                await watch.aclose()
+            finally:
+                await store.close()
+        asyncio.run(body())
