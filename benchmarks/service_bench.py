@@ -118,11 +118,7 @@ def bench(seconds: float, concurrency: int, think_games: int) -> dict[str, Any]:
                                              3)
         report["memory"] = memory_figures(redis.url)
         report["cpu"] = cpu_figures(redis, seconds, min(concurrency, 32))
-        port = free_port()
-        with processes([serve_command(port, redis.url)], port):
-            report["think"] = run_load(LoadSpec(
-                servers=[f"127.0.0.1:{port}"], games=think_games, duration=seconds * 2,
-                think_ms=1000, channels=32, game=GAME, warmup=THINK_WARMUP_S))
+        report["think"] = think_run(redis, think_games, seconds * 2)
     return report
 
 
@@ -146,6 +142,23 @@ def memory_figures(redis_url: str, sample: int = 200) -> dict[str, Any]:
                      "max_bytes": max((b for b, _ in rows), default=0),
                      "mean_version": round(sum(v for _, v in rows) / max(len(rows), 1))}
             for status, rows in found.items()}
+
+
+def think_run(redis: EmbeddedRedis, games: int, seconds: float) -> dict[str, Any]:
+    """`games` games deciding about once a second each on one service process: the load's
+    summary after the warm-up, with the server's CPU per decision over the same span."""
+    from benchmarks.cpu_per_decision import cpu_seconds, server
+
+    port = free_port()
+    with server(serve_command(port, redis.url), port) as pid:
+        marks: list[float] = []
+        summary = run_load(LoadSpec(
+            servers=[f"127.0.0.1:{port}"], games=games, duration=seconds, think_ms=1000,
+            channels=32, game=GAME, warmup=THINK_WARMUP_S,
+            on_counting=lambda: marks.append(cpu_seconds(pid))))
+        used = cpu_seconds(pid) - marks[0]
+    summary["cpu_us_per_decision"] = round(used / max(summary["decisions"], 1) * 1e6)
+    return summary
 
 
 def cpu_figures(redis: EmbeddedRedis, seconds: float, concurrency: int) -> dict[str, Any]:
@@ -186,7 +199,8 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"\n(d) {think_games_of(report)} games, ~1 decision/s each (think time 1 s), "
           f"1 process, after {THINK_WARMUP_S:.0f} s of warm-up: "
           f"{think['decisions_per_s']:.0f} decisions/s, SubmitDecision p99 "
-          f"{submit.get('p99')} ms (target < 50 ms)\n" + format_summary(think))
+          f"{submit.get('p99')} ms (target < 50 ms); server CPU "
+          f"{think['cpu_us_per_decision']} µs per decision\n" + format_summary(think))
 
 
 def think_games_of(report: dict[str, Any]) -> int:

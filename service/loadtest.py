@@ -19,6 +19,7 @@ import json
 import random
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +54,8 @@ class LoadSpec:
     unary: bool = False
     #: Seconds played before `duration` whose calls are not counted (games starting).
     warmup: float = 0.0
+    #: Called when the warm-up ends (e.g. to read a server's CPU time from there on).
+    on_counting: Callable[[], None] | None = None
     #: Play as the shipped bots do: a player per seat following its WatchGame stream and
     #: submitting with unary calls (instead of one driver asking views for every seat).
     watch: bool = False
@@ -215,6 +218,9 @@ class Driver:
         began = time.perf_counter()
         self.stats.started = began + spec.warmup  # figures count from the warm-up's end
         self.deadline = self.stats.started + spec.duration
+        if spec.on_counting is not None:
+            asyncio.get_running_loop().call_at(
+                asyncio.get_running_loop().time() + spec.warmup, spec.on_counting)
         await asyncio.gather(*(self.play_games(worker) for worker in range(self.spec.games)))
         self.stats.ended = time.perf_counter()
         for channel in self.channels:
