@@ -216,3 +216,17 @@ def test_many_watchers_hold_no_redis_connection_and_do_not_starve_the_requests(
     finally:
         for stream in [first, *streams]:
             stream.cancel()
+
+
+def test_a_message_that_does_not_parse_is_refused_and_the_stream_goes_on(
+        server: str, client: CuriaClient) -> None:
+    game_id, tokens = new_game(client, seed=19)
+    good = view_call(5, game_id, tokens[1]).SerializeToString()
+    with grpc.insecure_channel(server) as channel:
+        call = channel.stream_stream("/curia.v1.GameService/Session")
+        replies = [pb.SessionResponse.FromString(r)
+                   for r in call(iter([b"\xff\xff\xff", good]), timeout=10)]
+    assert [r.tag for r in replies] == [0, 5]
+    assert replies[0].refused.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "malformed request" in replies[0].refused.message
+    assert replies[1].get_view.view.seat == 1
