@@ -121,23 +121,34 @@ class RedisLink:
         flat = await self.execute("HGETALL", key)
         return dict(zip(flat[::2], flat[1::2], strict=True))
 
-    async def xrange(self, key: str, start: str, end: str
-                     ) -> list[tuple[bytes, dict[bytes, bytes]]]:
-        """A stream's entries as redis-py gives them: (id, {field: value})."""
-        rows = await self.execute("XRANGE", key, start, end)
-        return [(entry_id, dict(zip(flat[::2], flat[1::2], strict=True)))
-                for entry_id, flat in rows]
 
     async def execute(self, *command: Any) -> Any:
         """Send one command and await its reply (raises redis-py's exceptions)."""
+        return (await self.execute_all([command]))[0]
+
+    async def execute_all(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """Send commands in one write and await their replies, in order (raises the first
+        error among them)."""
         replies = self.replies
         if replies is None or replies.lost is not None:
             replies = await self._connect()
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        replies.waiting.append((future, time.monotonic()))
+        loop = asyncio.get_running_loop()
+        futures: list[asyncio.Future[Any]] = [loop.create_future() for _ in commands]
+        sent = time.monotonic()
+        replies.waiting.extend((future, sent) for future in futures)
         assert replies.transport is not None
-        replies.transport.write(hiredis.pack_command(command))
-        return _checked(await future)
+        replies.transport.write(b"".join(hiredis.pack_command(c) for c in commands))
+        answers: list[Any] = []
+        try:
+            for future in futures:  # (a failed connection fails them all alike)
+                answers.append(await future)
+        finally:
+            for future in futures:  # none left pending or with an unread exception
+                if not future.done():
+                    future.cancel()
+                elif not future.cancelled():
+                    future.exception()
+        return [_checked(answer) for answer in answers]
 
     async def _connect(self) -> _Replies:
         async with self.connecting:
@@ -190,6 +201,12 @@ class RedisLink:
         if self.replies is not None and self.replies.transport is not None:
             self.replies.transport.close()
         self.replies = None
+
+
+def stream_rows(rows: list[Any]) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    """An XRANGE reply as redis-py gives it: (id, {field: value}) per entry."""
+    return [(entry_id, dict(zip(flat[::2], flat[1::2], strict=True)))
+            for entry_id, flat in rows]
 
 
 def _checked(reply: Any) -> Any:

@@ -40,7 +40,7 @@ import orjson
 import redis.asyncio as aioredis
 
 from service.metrics import REDIS_SECONDS, series
-from service.redis_link import RedisLink
+from service.redis_link import RedisLink, stream_rows
 from service.version_feed import VersionFeed
 
 CLUSTER_SCHEME = "redis+cluster://"
@@ -440,10 +440,11 @@ class GameStore:
         end = f"{up_to}-1" if up_to is not None else "+"
         game_key, log_key, _ = keys(game_id)
         with series(REDIS_SECONDS, "log").time():
-            if self.link is not None:  # both reads at once on the pipelined connection
-                rows, record = await asyncio.gather(
-                    self.link.xrange(log_key, f"({after_version}-1", end),
-                    self.link.execute("HGET", game_key, RECORD_FIELD))
+            if self.link is not None:  # both reads in one write on the pipelined connection
+                found, record = await self.link.execute_all([
+                    ("XRANGE", log_key, f"({after_version}-1", end),
+                    ("HGET", game_key, RECORD_FIELD)])
+                rows = stream_rows(found)
             else:
                 rows = await self.redis.xrange(log_key, f"({after_version}-1", end)
                 record = None if rows else await self.redis.hget(game_key, RECORD_FIELD)

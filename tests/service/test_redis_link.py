@@ -54,6 +54,19 @@ def test_many_commands_in_flight_each_get_their_own_reply(redis_url: str) -> Non
     with_link(redis_url, body)
 
 
+def test_commands_sent_together_answer_in_order_and_an_error_among_them_raises(
+        redis_url: str) -> None:
+    async def body(link: RedisLink) -> None:
+        await link.execute("SET", "link:a", "1")
+        assert await link.execute_all([("GET", "link:a"), ("INCR", "link:a"),
+                                       ("GET", "link:a")]) == [b"1", 2, b"2"]
+        with pytest.raises(redis_errors.ResponseError):
+            await link.execute_all([("INCR", "link:a"), ("NO-SUCH-COMMAND",),
+                                    ("INCR", "link:a")])
+        assert await link.execute("GET", "link:a") == b"4"  # all three ran, in step
+    with_link(redis_url, body)
+
+
 def test_a_cancelled_command_leaves_the_next_reply_to_the_next_command(
         redis_url: str) -> None:
     async def body(link: RedisLink) -> None:
