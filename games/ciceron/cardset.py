@@ -14,16 +14,18 @@ file) and `card_set_from_env` (the file named by `CURIA_CICERON_CARDS`, else the
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any, NoReturn, TypeVar
+
+from games.card_files import SLUG as _SLUG
+from games.card_files import CardSetError, chosen_card_set, read_card_file
+from games.card_files import Record as _Record
+from games.card_files import show as _show
 
 #: The six castes, in the rule book's order, and the zone of Rome each holds.
 CASTES = ("orator", "mercator", "pontifex", "insidiator", "plebeius", "belligerator")
@@ -115,9 +117,6 @@ CARDS_ENV = "CURIA_CICERON_CARDS"
 #: The stand-in set shipped beside this module.
 DEFAULT_CARDS = "cards.toml"
 
-
-class CardSetError(ValueError):
-    """A card set file that cannot be used; the message names the card and the field."""
 
 
 @dataclass(frozen=True)
@@ -310,116 +309,11 @@ class CardSet:
 
 # -- reading the file ----------------------------------------------------------------
 
-_MISSING = object()
-_SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _T = TypeVar("_T")
 
 _TOP_FIELDS = ("format", "name", "description", "legions", "provinces", "families", "piles",
                "guild_powers", "senators", "actions", "triumvirat", "ciceron")
 
-
-def _show(value: object) -> str:
-    """A value as the message shows it (JSON where possible)."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-class _Record:
-    """One table of the file being read: typed getters that fail naming `where` and the
-    field, and a check that no unknown field is present (`only`)."""
-
-    def __init__(self, raw: object, where: str, prefix: str = "") -> None:
-        if not isinstance(raw, dict):
-            raise CardSetError(f"{where}: {prefix.rstrip('.') or 'entry'} must be a table, "
-                               f"got {_show(raw)}")
-        self.raw: dict[str, object] = raw
-        self.where = where
-        self.prefix = prefix
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        raise CardSetError(f"{self.where}: {self.prefix}{key} {message}")
-
-    def has(self, key: str) -> bool:
-        return key in self.raw
-
-    def get(self, key: str, default: object = _MISSING) -> object:
-        if key in self.raw:
-            return self.raw[key]
-        if default is _MISSING:
-            self.fail(key, "is missing")
-        return default
-
-    def only(self, known: Iterable[str]) -> None:
-        """Fail on the first field not in `known` (typos are named before anything else)."""
-        known = tuple(known)
-        for key in self.raw:
-            if key not in known:
-                self.fail(key, f"is not a known field (known: {', '.join(known)})")
-
-    def string(self, key: str, default: object = _MISSING) -> str:
-        value = self.get(key, default)
-        if not isinstance(value, str) or not value.strip():
-            self.fail(key, f"must be a non-empty string, got {_show(value)}")
-        return value
-
-    def slug(self, key: str) -> str:
-        value = self.string(key)
-        if not _SLUG.fullmatch(value):
-            self.fail(key, f"must be lowercase letters, digits and single hyphens, "
-                           f"got {_show(value)}")
-        return value
-
-    def integer(self, key: str, low: int, high: int, default: object = _MISSING) -> int:
-        value = self.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.fail(key, f"must be a whole number, got {_show(value)}")
-        if not low <= value <= high:
-            self.fail(key, f"must be {low}..{high}, got {value}")
-        return value
-
-    def choice(self, key: str, options: tuple[str, ...], what: str,
-               default: object = _MISSING) -> str:
-        value = self.get(key, default)
-        if value not in options:
-            self.fail(key, f"must be a known {what} ({', '.join(options)}), got {_show(value)}")
-        assert isinstance(value, str)
-        return value
-
-    def counts(self, key: str, options: tuple[str, ...], what: str, high: int) -> dict[str, int]:
-        """A table {option: count}, counts 0..high; zeros are dropped. Absent: {}."""
-        value = self.get(key, {})
-        if not isinstance(value, dict):
-            self.fail(key, f"must be a table of {what} to numbers, got {_show(value)}")
-        out: dict[str, int] = {}
-        for name, count in value.items():
-            if name not in options:
-                self.fail(key, f"names an unknown {what} {_show(name)} "
-                               f"(known: {', '.join(options)})")
-            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= high:
-                self.fail(key, f"must give {_show(name)} a whole number 0..{high}, "
-                               f"got {_show(count)}")
-            if count:
-                out[name] = count
-        return out
-
-    def choices(self, key: str, options: tuple[str, ...], what: str,
-                length: int) -> tuple[str, ...]:
-        value = self.get(key)
-        if not isinstance(value, list) or len(value) != length:
-            self.fail(key, f"must be a list of {length} {what}s, got {_show(value)}")
-        for item in value:
-            if item not in options:
-                self.fail(key, f"names an unknown {what} {_show(item)} "
-                               f"(known: {', '.join(options)})")
-        return tuple(value)
-
-    def tables(self, key: str) -> list[object]:
-        value = self.get(key, [])
-        if not isinstance(value, list):
-            self.fail(key, f"must be an array of tables ([[{key}]]), got {_show(value)}")
-        return value
 
 
 def _records(doc: _Record, key: str, kind: str, id_field: str = "id"
@@ -763,25 +657,13 @@ def load_default_card_set() -> CardSet:
 
 def load_card_set_file(path: str | os.PathLike[str]) -> CardSet:
     """Read and parse a card set file; CardSetError messages start with its path."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CardSetError(f"{os.fspath(path)}: cannot read the card set file: {exc}") \
-            from None
-    try:
-        return parse_card_set(text)
-    except CardSetError as exc:
-        raise CardSetError(f"{os.fspath(path)}: {exc}") from None
+    return read_card_file(path, parse_card_set)
 
 
 def card_set_from_env(environ: Mapping[str, str] | None = None) -> CardSet:
     """The card set a host chose: the file named by CURIA_CICERON_CARDS when it is set
     (and not empty), else the packaged stand-in set."""
-    env = os.environ if environ is None else environ
-    path = env.get(CARDS_ENV, "").strip()
-    if path:
-        return load_card_set_file(path)
-    return load_default_card_set()
+    return chosen_card_set(CARDS_ENV, environ, load_card_set_file, load_default_card_set)
 
 
 def spot_names(cards: CardSet) -> tuple[str, ...]:

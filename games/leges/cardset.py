@@ -21,16 +21,16 @@ file), `load_card_set_file` and `card_set_from_env` (the file named by
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
-from typing import NoReturn
+
+from games.card_files import CardSetError, chosen_card_set, read_card_file
+from games.card_files import Record as _Record
+from games.card_files import show as _show
 
 #: Fixed by the summary (ruling L1): the cost of a Law of each tier, and how many Laws of
 #: each tier a colour's stack holds before the removals by player count.
@@ -73,9 +73,6 @@ CARDS_ENV = "CURIA_LEGES_CARDS"
 #: The stand-in set shipped beside this module.
 DEFAULT_CARDS = "cards.toml"
 
-
-class CardSetError(ValueError):
-    """A card set file that cannot be used; the message names the card and the field."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,89 +203,8 @@ class CardSet:
 
 # -- reading the file ----------------------------------------------------------------
 
-_MISSING = object()
-_SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 _TOP_FIELDS = ("format", "name", "description", "track", "colours", "themes")
 
-
-def _show(value: object) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
-class _Record:
-    """One table of the file: typed getters failing with `where` and the field."""
-
-    def __init__(self, raw: object, where: str, prefix: str = "") -> None:
-        if not isinstance(raw, dict):
-            raise CardSetError(f"{where}: {prefix.rstrip('.') or 'entry'} must be a table, "
-                               f"got {_show(raw)}")
-        self.raw: dict[str, object] = raw
-        self.where = where
-        self.prefix = prefix
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        raise CardSetError(f"{self.where}: {self.prefix}{key} {message}")
-
-    def get(self, key: str, default: object = _MISSING) -> object:
-        if key in self.raw:
-            return self.raw[key]
-        if default is _MISSING:
-            self.fail(key, "is missing")
-        return default
-
-    def only(self, known: Iterable[str]) -> None:
-        known = tuple(known)
-        for key in self.raw:
-            if key not in known:
-                self.fail(key, f"is not a known field (known: {', '.join(known)})")
-
-    def string(self, key: str, default: object = _MISSING) -> str:
-        value = self.get(key, default)
-        if not isinstance(value, str) or not value.strip():
-            self.fail(key, f"must be a non-empty string, got {_show(value)}")
-        return value
-
-    def slug(self, key: str) -> str:
-        value = self.string(key)
-        if not _SLUG.fullmatch(value):
-            self.fail(key, f"must be lowercase letters, digits and single hyphens, "
-                           f"got {_show(value)}")
-        return value
-
-    def integer(self, key: str, bounds: tuple[int, int], default: object = _MISSING) -> int:
-        value = self.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.fail(key, f"must be a whole number, got {_show(value)}")
-        low, high = bounds
-        if not low <= value <= high:
-            self.fail(key, f"must be {low}..{high}, got {value}")
-        return value
-
-    def choice(self, key: str, options: tuple[str, ...], what: str,
-               default: object = _MISSING) -> str:
-        value = self.get(key, default)
-        if not isinstance(value, str) or value not in options:
-            self.fail(key, f"must be a known {what} ({', '.join(options)}), got {_show(value)}")
-        return value
-
-    def integers(self, key: str, length: int, bounds: tuple[int, int]) -> tuple[int, ...]:
-        value = self.get(key)
-        low, high = bounds
-        if not isinstance(value, list) or len(value) != length:
-            self.fail(key, f"must be a list of {length} whole numbers, got {_show(value)}")
-        for item in value:
-            if not isinstance(item, int) or isinstance(item, bool) or not low <= item <= high:
-                self.fail(key, f"must hold whole numbers {low}..{high}, got {_show(item)}")
-        return tuple(value)
-
-    def tables(self, key: str) -> list[object]:
-        value = self.get(key, [])
-        if not isinstance(value, list):
-            self.fail(key, f"must be an array of tables ([[{key}]]), got {_show(value)}")
-        return value
 
 
 def _track(doc: _Record) -> Track:
@@ -298,8 +214,8 @@ def _track(doc: _Record) -> Track:
     bonus = rec.integers("bonus", VALUE_CARDS, TRACK_BONUS_RANGE)
     start = _Record(rec.get("start"), "track", "start.")
     start.only(("card", "space"))
-    card = start.integer("card", (1, VALUE_CARDS))
-    space = start.integer("space", (1, spaces[card - 1]))
+    card = start.integer("card", 1, VALUE_CARDS)
+    space = start.integer("space", 1, spaces[card - 1])
     return Track(spaces=spaces, bonus=bonus, start_card=card, start_space=space)
 
 
@@ -334,10 +250,10 @@ def _ability(raw: object, where: str, colours: tuple[str, ...]) -> Ability:
             rec.fail(key, f"is not a parameter of {_show(kind)} (it takes: "
                           f"{', '.join(params) or 'nothing'})")
     if kind == "shift":
-        return Ability(kind=kind, amount=rec.integer("amount", AMOUNT_RANGE))
+        return Ability(kind=kind, amount=rec.integer("amount", *AMOUNT_RANGE))
     if kind == "bonus":
         return Ability(kind=kind, colour=rec.choice("colour", colours, "colour"),
-                       points=rec.integer("points", BONUS_RANGE),
+                       points=rec.integer("points", *BONUS_RANGE),
                        whose=rec.choice("whose", WHOSE, "owner", default="all"))
     return Ability(kind=kind)
 
@@ -373,7 +289,7 @@ def _themes(doc: _Record, colours: tuple[Colour, ...]) -> tuple[Theme, ...]:
         seen.add(ident)
         name = rec.string("name")
         colour = rec.choice("colour", ids, "colour")
-        points = rec.integer("points", POINTS_RANGE)
+        points = rec.integer("points", *POINTS_RANGE)
         shift = _shift(rec, ids)
         raw_ability = rec.get("ability", None)
         ability = None if raw_ability is None else _ability(raw_ability, rec.where, ids)
@@ -427,22 +343,10 @@ def load_default_card_set() -> CardSet:
 
 def load_card_set_file(path: str | os.PathLike[str]) -> CardSet:
     """Read and parse a card set file; CardSetError messages start with its path."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CardSetError(f"{os.fspath(path)}: cannot read the card set file: {exc}") \
-            from None
-    try:
-        return parse_card_set(text)
-    except CardSetError as exc:
-        raise CardSetError(f"{os.fspath(path)}: {exc}") from None
+    return read_card_file(path, parse_card_set)
 
 
 def card_set_from_env(environ: Mapping[str, str] | None = None) -> CardSet:
     """The card set a host chose: the file named by CURIA_LEGES_CARDS when it is set (and
     not empty), else the packaged stand-in set."""
-    env = os.environ if environ is None else environ
-    path = env.get(CARDS_ENV, "").strip()
-    if path:
-        return load_card_set_file(path)
-    return load_default_card_set()
+    return chosen_card_set(CARDS_ENV, environ, load_card_set_file, load_default_card_set)
