@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 import games
 from arena.limits import Limits
+from arena.sprt import SprtSettings
 
 PROTOCOLS = ("grpc", "stdio")
 FORMATS = ("round-robin", "gauntlet", "sprt")
@@ -194,17 +195,13 @@ def bot_name(name: str) -> str:
 # ---------------------------------------------------------------------------------------
 # Tournaments
 # ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SprtSpec:
-    """Sequential test of "is bot A stronger than bot B" (fastchess-style)."""
+@dataclass(frozen=True, kw_only=True)
+class SprtSpec(SprtSettings):
+    """Sequential test of "is bot A stronger than bot B" (fastchess-style): the two bots
+    and the test's settings (hypotheses, error rates, cap; arena.sprt.SprtSettings)."""
 
     a: str
     b: str
-    elo0: float = 0.0
-    elo1: float = 50.0
-    alpha: float = 0.05
-    beta: float = 0.05
-    max_games: int = 400
 
     @classmethod
     def read(cls, table: Mapping[str, Any]) -> SprtSpec:

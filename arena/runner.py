@@ -35,7 +35,7 @@ from arena.config import BotManifest, ConfigError, TournamentConfig, shown
 from arena.limits import apply_limits, exceeded
 from arena.ratings import GameOutcome
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
-from arena.sprt import SprtSettings, sprt_verdict
+from arena.sprt import sprt_verdict
 from curia.v1 import game_service_pb2 as pb
 from games.core import derive_seed
 from service.channels import OPERATOR_ONLY_ENV
@@ -282,8 +282,7 @@ class Tournament:
         in index order up to the first unfinished one (see arena.sprt)."""
         spec = self.config.sprt
         assert spec is not None
-        settings = SprtSettings(spec.elo0, spec.elo1, spec.alpha, spec.beta, spec.max_games)
-        return sprt_verdict(self._outcomes, spec.a, spec.b, settings).stopped
+        return sprt_verdict(self._outcomes, spec.a, spec.b, spec).stopped
 
     def progress(self) -> Progress:
         """Games done (in results.jsonl) and left to play; refuses (ConfigError) a folder

@@ -28,6 +28,7 @@ from arena.sprt import SprtSettings, SprtVerdict, ab_score, sequential_test, und
 
 
 def plackett_luce(rng: random.Random, strengths: Sequence[float]) -> list[int]:
+    """Seats best first: each place goes to a remaining seat with odds its strength."""
     left = list(range(len(strengths)))
     order = []
     while left:
@@ -38,6 +39,8 @@ def plackett_luce(rng: random.Random, strengths: Sequence[float]) -> list[int]:
 
 
 def games(rng: random.Random, seats: int, true_elo: float) -> Iterator[GameOutcome]:
+    """Endless SPRT games of A (`true_elo` stronger) against B, B in the other seats (the
+    simulation tests/arena/test_sprt.py checks the error rates with too)."""
     strength = {"a": 10 ** (true_elo / 400), "b": 1.0}
     for g in sprt_games("a", "b", ["a", "b"], seats, seed=seats):
         order = plackett_luce(rng, [strength[name] for name in g.seating])

@@ -1,6 +1,6 @@
-"""What the card set readers of several games share (pure: they parse text they are
-given): the error a bad file raises, a typed reader of one TOML table whose every failure
-names the card and the field, and the reading of a host's file or the packaged set."""
+"""What the card set readers of several games share: the error a bad file raises, a
+typed reader of one TOML table whose every failure names the card and the field, and the
+one I/O a game has, reading the card file a host chose (or the packaged set)."""
 
 from __future__ import annotations
 

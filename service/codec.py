@@ -21,13 +21,13 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
-import re
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
 from curia.v1 import game_service_pb2 as pb
+from games.card_files import SLUG
 from games.core import (
     JSON,
     Decision,
@@ -89,7 +89,7 @@ def enum_word(names: Mapping[int, str], number: int, field: str) -> str:
 
 
 #: What a card set id looks like (the games' card set slugs; docs/*-cards.md).
-CARD_SET_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+CARD_SET_ID = SLUG
 #: The longest notation the game service accepts (`games.core.parse_notation`).
 MAX_NOTATION = 200
 

@@ -215,8 +215,8 @@ class Driver:
                          for i in range(max(spec.channels, len(spec.servers)))]
         self.stubs = itertools.cycle([pb_grpc.GameServiceStub(c)  # type: ignore[no-untyped-call]
                                       for c in self.channels])
-        began = time.perf_counter()
-        self.stats.started = began + spec.warmup  # figures count from the warm-up's end
+        # figures count from the warm-up's end
+        self.stats.started = time.perf_counter() + spec.warmup
         self.deadline = self.stats.started + spec.duration
         if spec.on_counting is not None:
             asyncio.get_running_loop().call_at(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -29,6 +29,8 @@ from arena.sprt import (
     undecided_share,
     verdict_text,
 )
+from benchmarks.sprt_error_rates import games as simulated_games
+from benchmarks.sprt_error_rates import plackett_luce
 from tests.arena.test_ratings import game
 
 REPO = Path(__file__).resolve().parents[2]
@@ -119,27 +121,6 @@ def test_verdict_text_states_the_stop() -> None:
 
 
 # --- error rates, simulated -------------------------------------------------------------
-def plackett_luce(rng: random.Random, strengths: Sequence[float]) -> list[int]:
-    """Seats best first: each place goes to a remaining seat with odds its strength."""
-    left = list(range(len(strengths)))
-    order = []
-    while left:
-        pick = rng.choices(left, weights=[strengths[seat] for seat in left])[0]
-        order.append(pick)
-        left.remove(pick)
-    return order
-
-
-def simulated_games(rng: random.Random, seats: int, true_elo: float
-                    ) -> Iterator[GameOutcome]:
-    """Endless SPRT games of A (`true_elo` stronger) against B, B in the other seats."""
-    strength = {"a": 10 ** (true_elo / 400), "b": 1.0}
-    for scheduled in sprt_games("a", "b", ["a", "b"], seats, seed=seats):
-        order = plackett_luce(rng, [strength[name] for name in scheduled.seating])
-        yield GameOutcome(index=scheduled.index, seed=scheduled.seed,
-                          seating=scheduled.seating, ranking=tuple((s,) for s in order))
-
-
 def error_rate(seats: int, true_elo: float, wrong: str, count_every_pair: bool = False
                ) -> float:
     """Share of RUNS tests at `true_elo` that accept the `wrong` hypothesis."""
