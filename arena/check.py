@@ -7,8 +7,11 @@ games through a real server against random bots (threads of this process): one p
 variant at its fewest seats, and a long one, the full game at the default variant's most
 seats. The bot is started exactly as the arena starts it (`arena.runner.BotProcess`:
 command, arguments, environment, limits, stdio bridge), under tournament rules (a
-timeout or an illegal decision forfeits the seat). Each check then gets a PASS or FAIL
-line, and a failure shows the end of the bot's stderr in the game that failed.
+timeout or an illegal decision forfeits the seat; no clock runs before the bot has made
+contact with its game). Each check then gets a PASS or FAIL line, and a failure shows the
+end of the bot's stderr in the game that failed. A bot slow to start fails its own line
+("slow to start (N ms, limit M ms)"): the check waits past the limit to measure it, where
+a tournament would call the game void.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from __future__ import annotations
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -28,7 +32,10 @@ from arena.runner import (
     ARENA_RETRIES,
     BotProcess,
     BotStartError,
+    GameVoid,
+    Startup,
     build_bots,
+    end_void_game,
     follow_game,
     preflight,
     resign,
@@ -45,6 +52,13 @@ from service.retry import RetryingClient
 EXIT_GRACE = 5.0
 #: Lines of the bot's stderr shown under a failure.
 STDERR_LINES = 30
+#: The start-up limit by default (the tournament file's `[time] startup_ms`).
+STARTUP_MS = 10_000
+
+
+def patience_ms(startup_ms: int) -> int:
+    """How long the check waits for a bot to make contact, to measure a slow start."""
+    return max(2 * startup_ms, startup_ms + 10_000)
 
 
 @dataclass(frozen=True)
@@ -93,6 +107,10 @@ class Played:
     #: Its exit code once the game was over, None if it had to be stopped.
     exit_code: int | None
     stderr: str
+    #: Milliseconds from its launch to its contact with the game; None if it made none.
+    startup_ms: int | None = None
+    #: Why the game was void (no contact within the check's patience), or "".
+    void: str = ""
 
     @property
     def started(self) -> bool:
@@ -121,12 +139,12 @@ def plan_games(game: str) -> list[CheckGame]:
 # Playing the check games
 # ---------------------------------------------------------------------------------------
 def play_check_game(server: str, bot: BotManifest, plan: CheckGame, folder: Path,
-                    decision_ms: int, seed: int) -> Played:
+                    decision_ms: int, seed: int, startup_ms: int = STARTUP_MS) -> Played:
     """Play one check game to its end; the bot's conduct in it."""
     with RetryingClient.to(server, ARENA_RETRIES) as client:
         created = client.create_game(plan.game, plan.variant, plan.seats, seed=seed,
                                      decision_ms=decision_ms, on_timeout="forfeit",
-                                     forfeit_on_illegal=True)
+                                     forfeit_on_illegal=True, wait_for_players=True)
         tokens = {cred.seat: cred.token for cred in created.seats}
         with random_opponents(server, created.game_id, tokens, plan, seed):
             log = folder / f"{plan.game}-{plan.variant}-{plan.seats}-seat{plan.seat}.log"
@@ -137,14 +155,23 @@ def play_check_game(server: str, bot: BotManifest, plan: CheckGame, folder: Path
             except BotStartError as error:
                 resign(client, created.game_id, tokens[plan.seat], "did not start")
                 return Played(plan, f"did not start: {error}", 0, 0, None, "")
+            startup = Startup(startup_ms, give_up_ms=patience_ms(startup_ms),
+                              launched={plan.seat: time.monotonic()})
+            void = ""
             try:
                 follow_game(client, created.game_id, {plan.seat: process},
-                            {plan.seat: tokens[plan.seat]}, timeout_s=0)
+                            {plan.seat: tokens[plan.seat]}, timeout_s=0, startup=startup)
                 code = exit_after_end(process)
+            except GameVoid as error:
+                void = str(error)
             finally:
                 process.stop()
+            if void:  # the bot stopped first: nothing can start the game meanwhile
+                end_void_game(client, created.game_id, tokens, void)
+                return Played(plan, "", 0, 0, None, process.log_tail(), void=void)
         record = client.record(created.game_id)
-    return played(plan, record, code, process.log_tail())
+    return replace(played(plan, record, code, process.log_tail()),
+                   startup_ms=startup.contact_ms.get(plan.seat))
 
 
 @contextmanager
@@ -195,12 +222,18 @@ def played(plan: CheckGame, record: pb.GameRecord, code: int | None, stderr: str
 # ---------------------------------------------------------------------------------------
 # The verdicts
 # ---------------------------------------------------------------------------------------
-def verdicts(games_played: list[Played], decision_ms: int) -> list[CheckLine]:
+def verdicts(games_played: list[Played], decision_ms: int,
+             startup_ms: int = STARTUP_MS) -> list[CheckLine]:
     """One line per check of the games, from what each game showed."""
+    started = [p for p in games_played if p.startup_ms is not None or p.void]
     return [
         verdict("starts", games_played, lambda p: p.started,
                 "it ran and answered in every game",
-                lambda p: p.forfeit or "it took no decision"),
+                lambda p: p.forfeit or p.void or "it took no decision"),
+        verdict("starts in time", started,
+                lambda p: p.startup_ms is not None and p.startup_ms <= startup_ms,
+                f"slowest start {max((p.startup_ms or 0) for p in started or games_played)} "
+                f"ms (limit {startup_ms} ms)", lambda p: slow_start_text(p, startup_ms)),
         verdict("answers in time", games_played, lambda p: p.forfeit != "timeout",
                 f"slowest answer {max(p.slowest_ms for p in games_played)} ms "
                 f"(limit {decision_ms} ms)", lambda p: f"timed out ({decision_ms} ms)"),
@@ -214,12 +247,20 @@ def verdicts(games_played: list[Played], decision_ms: int) -> list[CheckLine]:
         verdict("within its limits", games_played,
                 lambda p: not p.forfeit.startswith("exceeded"),
                 "memory_mb and cpu_seconds never exceeded", lambda p: p.forfeit),
-        verdict("exits at the end", [p for p in games_played if not p.forfeit],
+        verdict("exits at the end", [p for p in games_played if not p.forfeit and not p.void],
                 lambda p: p.exit_code == 0,
                 "exited 0 by itself after every game",
                 lambda p: f"still running {EXIT_GRACE:.0f} s after the end"
                 if p.exit_code is None else f"exited with code {p.exit_code}"),
     ]
+
+
+def slow_start_text(game: Played, startup_ms: int) -> str:
+    """"slow to start (N ms, limit M ms)", N measured, or the patience that ran out."""
+    if game.startup_ms is None:
+        return (f"slow to start (no contact within {patience_ms(startup_ms)} ms, limit "
+                f"{startup_ms} ms)")
+    return f"slow to start ({game.startup_ms} ms, limit {startup_ms} ms)"
 
 
 def verdict(name: str, games_played: list[Played], ok: Callable[[Played], bool],
@@ -281,7 +322,7 @@ def show(line: CheckLine, out: TextIO) -> bool:
 
 def check_bot(bot_dir: Path, out: TextIO, serve: Callable[[], AbstractContextManager[str]],
               *, game: str | None = None, decision_ms: int = 5000, seed: int = 1,
-              logs: Path | None = None) -> bool:
+              logs: Path | None = None, startup_ms: int = STARTUP_MS) -> bool:
     """Run every check, printing one line each; True if all pass. `serve()` gives the
     server to play on (started only once the bot is built)."""
     bot = prepare(bot_dir, game, out)
@@ -291,8 +332,9 @@ def check_bot(bot_dir: Path, out: TextIO, serve: Callable[[], AbstractContextMan
     with serve() as server, log_folder(logs) as folder:
         for name in [game] if game else bot.claimed_games():
             print(f"\n{name}:", file=out, flush=True)
-            results = play_all(server, bot, name, folder, decision_ms, seed, out)
-            for line in verdicts(results, decision_ms):
+            results = play_all(server, bot, name, folder, decision_ms, seed, out,
+                               startup_ms)
+            for line in verdicts(results, decision_ms, startup_ms):
                 print(line.text(), file=out, flush=True)
                 passed = passed and line.passed
     return passed
@@ -310,15 +352,16 @@ def game_line(bot: BotManifest, game: str) -> CheckLine:
 
 
 def play_all(server: str, bot: BotManifest, game: str, folder: Path, decision_ms: int,
-             seed: int, out: TextIO) -> list[Played]:
-    """The check games of one game, in order; stops after a bot that did not start."""
+             seed: int, out: TextIO, startup_ms: int = STARTUP_MS) -> list[Played]:
+    """The check games of one game, in order; stops after a bot that did not start (or
+    made no contact at all)."""
     results = []
     for number, plan in enumerate(plan_games(game)):
         print(f"  playing {plan.label()}", file=out, flush=True)
         result = play_check_game(server, bot, plan, folder, decision_ms,
-                                 derive_seed(seed, game, number))
+                                 derive_seed(seed, game, number), startup_ms)
         results.append(result)
-        if result.forfeit.startswith("did not start"):
+        if result.forfeit.startswith("did not start") or result.void:
             break
     return results
 

@@ -25,6 +25,8 @@ from arena.limits import Limits
 from arena.sprt import SprtSettings
 
 PROTOCOLS = ("grpc", "stdio")
+#: `[tournament] sandbox` (arena.sandbox: kept here so that config needs no sandbox code).
+SANDBOX_MODES = ("auto", "required", "off")
 FORMATS = ("round-robin", "gauntlet", "sprt")
 
 __all__ = ["BotManifest", "ConfigError", "Limits", "SprtSpec", "TournamentConfig"]
@@ -49,6 +51,7 @@ def _is_int(value: Any) -> bool:
 
 
 TEXT = Kind("a string", lambda v: isinstance(v, str))
+BOOLEAN = Kind("true or false", lambda v: isinstance(v, bool))
 INTEGER = Kind("an integer", _is_int)
 NUMBER = Kind("a number", lambda v: _is_int(v) or isinstance(v, float))
 WORDS = Kind('a non-empty list of strings, e.g. ["node", "bot.js"]',
@@ -63,14 +66,16 @@ TOURNAMENT_FILE: Schema = {"tournament": TABLE, "options": TABLE, "time": TABLE,
                            "sprt": TABLE, "bots": TABLES}
 TOURNAMENT: Schema = {"name": TEXT, "game": TEXT, "variant": TEXT, "seats": INTEGER,
                       "format": TEXT, "rounds": INTEGER, "seed": INTEGER, "challenger": TEXT,
-                      "concurrency": INTEGER, "output": TEXT}
-TIME: Schema = {"decision_ms": INTEGER, "bank_ms": INTEGER, "game_timeout_s": INTEGER}
+                      "concurrency": INTEGER, "output": TEXT, "sandbox": TEXT}
+TIME: Schema = {"decision_ms": INTEGER, "bank_ms": INTEGER, "game_timeout_s": INTEGER,
+                "startup_ms": INTEGER}
 SPRT: Schema = {"a": TEXT, "b": TEXT, "elo0": NUMBER, "elo1": NUMBER, "alpha": NUMBER,
                 "beta": NUMBER, "max_games": INTEGER}
 BOT_ENTRY: Schema = {"manifest": TEXT}
 MANIFEST_FILE: Schema = {"name": TEXT, "language": TEXT, "protocol": TEXT, "command": WORDS,
-                         "workdir": TEXT, "build": WORDS, "games": WORDS, "limits": TABLE}
-LIMITS: Schema = {"memory_mb": INTEGER, "cpu_seconds": INTEGER}
+                         "workdir": TEXT, "build": WORDS, "games": WORDS, "limits": TABLE,
+                         "sandbox": BOOLEAN}
+LIMITS: Schema = {"memory_mb": INTEGER, "cpu_seconds": INTEGER, "processes": INTEGER}
 
 
 def type_name(value: Any) -> str:
@@ -134,6 +139,9 @@ class BotManifest:
     path: Path = Path(".")
     #: The games it plays (the manifest's `games`); empty: every game.
     games: tuple[str, ...] = ()
+    #: False: the author asks to run unsandboxed (a trusted local bot); the tournament's
+    #: `sandbox` mode decides whether that is allowed (arena.sandbox).
+    sandbox: bool = True
 
     @classmethod
     def load(cls, path: str | Path) -> BotManifest:
@@ -156,7 +164,8 @@ class BotManifest:
                 build=tuple(data.get("build", ())),
                 limits=read_limits(limits),
                 path=path,
-                games=tuple(one_of(g, games.GAMES, "game") for g in data.get("games", ())))
+                games=tuple(one_of(g, games.GAMES, "game") for g in data.get("games", ())),
+                sandbox=data.get("sandbox", True))
         except ConfigError as error:
             raise ConfigError(f"{where}: {error}") from None
 
@@ -167,15 +176,20 @@ class BotManifest:
         """The games it says it plays (every registered game if it names none)."""
         return self.games or tuple(sorted(games.GAMES))
 
-    def launch_command(self, python: str, protocol_args: list[str]) -> list[str]:
+    def launch_command(self, python: str, protocol_args: list[str],
+                       sandbox: Callable[[list[str]], list[str]] | None = None) -> list[str]:
         """The command line the arena runs: "{python}" replaced, the protocol arguments
         appended; a stdio bot runs behind the bridge, which takes those arguments and the
-        limits, and sets the limits on the bot's process (not on itself)."""
+        limits, and sets the limits on the bot's process (not on itself). `sandbox` wraps
+        the bot's own command (a gRPC bot's with its arguments; the bridge stays out)."""
         command = [python if word == "{python}" else word for word in self.command]
         if self.protocol == "stdio":
-            return [python, "-m", "arena.stdio_bridge", *protocol_args,
-                    *self.limits.as_arguments(), "--", *command]
-        return [*command, *protocol_args]
+            bridge = [python, "-m", "arena.stdio_bridge", *protocol_args,
+                      *self.limits.as_arguments()]
+            if sandbox is None:
+                return [*bridge, "--", *command]
+            return [*bridge, "--sandboxed", "--", *sandbox(command)]
+        return sandbox([*command, *protocol_args]) if sandbox else [*command, *protocol_args]
 
 
 def read_limits(table: Mapping[str, Any]) -> Limits:
@@ -235,8 +249,12 @@ class TournamentConfig:
     decision_ms: int = 5000
     bank_ms: int = 0
     game_timeout_s: int = 900
+    #: How long a bot has, from its launch, to make contact with its game (docs/arena.md).
+    startup_ms: int = 10_000
     sprt: SprtSpec | None = None
     path: Path = Path(".")
+    #: "auto", "required" or "off" (arena.sandbox.MODES).
+    sandbox: str = "auto"
 
     @classmethod
     def load(cls, path: str | Path) -> TournamentConfig:
@@ -275,7 +293,9 @@ class TournamentConfig:
             options=dict(data.get("options", {})),
             decision_ms=time.get("decision_ms", 5000), bank_ms=time.get("bank_ms", 0),
             game_timeout_s=time.get("game_timeout_s", 900),
+            startup_ms=time.get("startup_ms", 10_000),
             sprt=SprtSpec.read(data["sprt"]) if "sprt" in data else None,
+            sandbox=one_of(head.get("sandbox", "auto"), SANDBOX_MODES, "sandbox"),
             bots=tuple(BotManifest.load(path.parent / require(b, "manifest", "[[bots]]"))
                        for b in data.get("bots", [])),
             path=path)
@@ -310,8 +330,14 @@ class TournamentConfig:
             found.append(f"sprt needs an [sprt] table whose a and b name two of {names}")
         if self.rounds < 1 or self.concurrency < 1:
             found.append("rounds and concurrency must be at least 1")
+        if self.sandbox == "required":
+            found += [f"bot {b.name!r} ({shown(b.path)}) asks to run unsandboxed "
+                      f"(sandbox = false) but the tournament has sandbox = \"required\""
+                      for b in self.bots if not b.sandbox]
         if min(self.decision_ms, self.bank_ms, self.game_timeout_s) < 0:
             found.append("[time] values must be 0 or more")
+        if self.startup_ms < 1:
+            found.append("[time] startup_ms must be at least 1")
         return found
 
 

@@ -38,6 +38,9 @@ class Limits:
     memory_mb: int = 4096
     #: CPU-time limit (RLIMIT_CPU), seconds
     cpu_seconds: int = 300
+    #: processes and threads the bot may run at once (RLIMIT_NPROC inside its sandbox;
+    #: a bot run unsandboxed is not held to it)
+    processes: int = 256
 
     def as_arguments(self) -> list[str]:
         """The limits as the stdio bridge's arguments."""

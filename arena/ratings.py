@@ -44,7 +44,8 @@ class GameOutcome:
     seating: tuple[str, ...]
     """Bot name per seat."""
     ranking: tuple[tuple[int, ...], ...]
-    """Groups of tied seats, best first; every seat appears exactly once."""
+    """Groups of tied seats, best first; every seat appears exactly once (none in a void
+    game)."""
     forfeits: tuple[int, ...] = ()
     """Seats that forfeited (time loss, crash, illegal decision); already ranked last
     (no seat that played on is ranked below one of them)."""
@@ -56,6 +57,12 @@ class GameOutcome:
     """Decisions taken in the game."""
     turns: int | None = None
     """Turns played, when the game counts turns."""
+    void: str | None = None
+    """Why the game is void, or None: it never got going through the host's fault (a bot
+    slow to start, the service away), so it has no result and counts in no rating."""
+    attempts: int = 1
+    """Games the arena started for this one: the ones before the last were void and
+    played again."""
 
     def __post_init__(self) -> None:
         # Lists and seat keys as strings (JSON shapes) are accepted and normalised.
@@ -72,7 +79,8 @@ class GameOutcome:
         """Parse and validate one results-file record.
 
         Required: index, seed, seating, ranking. Optional: forfeits ([]), reasons ({},
-        keyed by seat as a string), reason (""), decisions (0), turns (null).
+        keyed by seat as a string), reason (""), decisions (0), turns (null), void (null),
+        attempts (1).
         Raises ValueError for a missing field, a wrong type or an inconsistent ranking.
         """
         missing = [key for key in ("index", "seed", "seating", "ranking") if key not in data]
@@ -88,19 +96,28 @@ class GameOutcome:
                 reasons={_int(int(k)): _str(v) for k, v in data.get("reasons", {}).items()},
                 reason=_str(data.get("reason", "")), decisions=_int(data.get("decisions", 0)),
                 turns=None if data.get("turns") is None else _int(data["turns"]),
+                void=None if data.get("void") is None else _str(data["void"]),
+                attempts=_int(data.get("attempts", 1)),
             )
         except (TypeError, AttributeError) as error:
             raise ValueError(f"malformed game record: {error}") from error
 
     def to_json(self) -> JSON:
-        """The results-file record; `from_json(to_json())` gives back an equal outcome."""
-        return {
+        """The results-file record; `from_json(to_json())` gives back an equal outcome.
+        `void` and `attempts` are written only when they say something (a void game, a
+        game played again)."""
+        data: JSON = {
             "index": self.index, "seed": self.seed, "seating": list(self.seating),
             "ranking": [list(group) for group in self.ranking],
             "forfeits": list(self.forfeits),
             "reasons": {str(seat): why for seat, why in sorted(self.reasons.items())},
             "reason": self.reason, "decisions": self.decisions, "turns": self.turns,
         }
+        if self.void is not None:
+            data["void"] = self.void
+        if self.attempts != 1:
+            data["attempts"] = self.attempts
+        return data
 
     @property
     def seats(self) -> int:
@@ -149,6 +166,11 @@ def _outcome_problem(game: GameOutcome) -> str | None:
     ranked = sorted(seat for group in game.ranking for seat in group)
     if game.seats < 2:
         return "a game needs at least two seats"
+    if game.attempts < 1:
+        return f"attempts {game.attempts} is below 1"
+    if game.void is not None:
+        return ("a void game has no ranking, forfeits nor reasons"
+                if game.ranking or game.forfeits or game.reasons else None)
     if ranked != list(seats) or not all(game.ranking):
         return f"ranking {game.ranking} is not a grouping of seats 0..{game.seats - 1}"
     if not set(game.forfeits) <= set(seats) or len(set(game.forfeits)) != len(game.forfeits):
@@ -172,8 +194,11 @@ def pairwise(outcome: GameOutcome) -> list[PairResult]:
     """The game as pairwise results `(a, b, score of a against b)`, one per pair of seats.
 
     Seat i before seat j in the finishing order scores 1, tied 0.5, behind 0; pairs are
-    listed once, in seat order (i < j). Two seats played by the same bot are skipped.
+    listed once, in seat order (i < j). Two seats played by the same bot are skipped; a
+    void game has none.
     """
+    if outcome.void is not None:
+        return []
     place = outcome.places()
     return [(outcome.seating[i], outcome.seating[j], _pair_score(place[i], place[j]))
             for i, j in combinations(range(outcome.seats), 2)
@@ -233,7 +258,7 @@ def _z(confidence: float) -> float:
 def head_to_head(outcomes: Iterable[GameOutcome], a: str, b: str) -> tuple[int, int, int]:
     """(wins, draws, losses) of bot `a` against bot `b` over their pairwise results."""
     wins = draws = losses = 0
-    for game in outcomes:
+    for game in counted(outcomes):
         for first, second, score in pairwise(game):
             if {first, second} != {a, b}:
                 continue
@@ -247,6 +272,12 @@ def head_to_head(outcomes: Iterable[GameOutcome], a: str, b: str) -> tuple[int, 
 def in_index_order(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
     """The games sorted by their `index`."""
     return sorted(outcomes, key=lambda game: game.index)
+
+
+def counted(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
+    """The games that count, in index order: every game but the void ones. Every rating,
+    table and test reads only these."""
+    return [game for game in in_index_order(outcomes) if game.void is None]
 
 
 # ---------------------------------------------------------------------------------------
@@ -263,11 +294,12 @@ def elo_history(outcomes: Iterable[GameOutcome], k: float = 32.0, initial: float
 
     so a 2-seat game is plain Elo and an n-seat game, whose n - 1 comparisons each carry
     K / (n - 1), moves a rating about as much as one 2-player game. Bots start at `initial`
-    on their first game. `history[g]` holds every rating after the first g + 1 games.
+    on their first game. `history[g]` holds every rating after the first g + 1 games that
+    count (void games are skipped: `counted`).
     """
     ratings: dict[str, float] = {}
     history: list[dict[str, float]] = []
-    for game in in_index_order(outcomes):
+    for game in counted(outcomes):
         for name in game.seating:
             ratings.setdefault(name, initial)
         for name, change in _elo_changes(game, ratings, k).items():
@@ -372,7 +404,7 @@ def fit_bradley_terry(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
     after 50 2-seat games, 96% with the floor). `dispersion` reports the mean widening
     tr(H⁻¹J) / (n - 1) (≈ 1 for 2-seat games, ≈ 1.5 in 4-seat ones), for information.
     """
-    games = in_index_order(outcomes)
+    games = counted(outcomes)
     names = _names(games)
     tally = _tally(games, names)
     strengths = _maximise(partial(_log_posterior, tally), partial(_gradient, tally),
@@ -659,7 +691,7 @@ def fit_plackett_luce(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
     ones. Identical terms of all games are pooled, so each Newton step costs the number
     of distinct sets of bots, not of games.
     """
-    games = in_index_order(outcomes)
+    games = counted(outcomes)
     names = _names(games)
     index = {name: i for i, name in enumerate(names)}
     choices = [_choices(game, index) for game in games]

@@ -6,7 +6,8 @@ finishing orders (Plackett–Luce; the same as the pairwise fit for 2-seat games
 robust 95% interval, and the leaderboard is sorted by it; the sequential Elo is a
 secondary column (it depends on the order of the games and lags the truth). Why:
 docs/arena-ratings.md. Ranks are 1-based with tied seats sharing the better rank; a
-first place shared by k tied seats counts 1/k of a win for each.
+first place shared by k tied seats counts 1/k of a win for each. A void game (it never
+got going through the host's fault) is in no table but its own (`format_void`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from arena.ratings import (
     JSON,
     BradleyTerryFit,
     GameOutcome,
+    counted,
     elo_history,
     fit_bradley_terry,
     fit_plackett_luce,
@@ -97,7 +99,7 @@ def leaderboard(outcomes: Iterable[GameOutcome], *, k: float = 32.0,
     `k` is the sequential Elo's K-factor; `anchor` is both the sequential Elo's starting
     rating and the headline ratings' mean.
     """
-    games = in_index_order(outcomes)
+    games = counted(outcomes)
     final_elo, _ = elo_history(games, k=k, initial=anchor)
     fitted = headline_fit(games, anchor=anchor).ratings
     rows = [Row(name=name, rating=fitted[name].elo, margin=fitted[name].margin,
@@ -165,7 +167,7 @@ def crosstable(outcomes: Iterable[GameOutcome], names: Sequence[str] | None = No
 
     `names` defaults to the leaderboard's order (best headline rating first).
     """
-    games = list(outcomes)
+    games = counted(outcomes)
     order = list(names) if names is not None else [row.name for row in leaderboard(games)]
     points, counts = _pair_totals(games)
     matrix: list[list[Cell]] = [
@@ -223,7 +225,7 @@ def seat_stats(outcomes: Iterable[GameOutcome]) -> list[SeatRow]:
     games: dict[int, int] = {}
     wins: dict[int, float] = {}
     rank_sums: dict[int, int] = {}
-    for game in outcomes:
+    for game in counted(outcomes):
         ranks = game.ranks()
         winners = game.ranking[0]
         for seat in range(game.seats):
@@ -242,6 +244,34 @@ def format_seat_stats(rows: Sequence[SeatRow]) -> str:
 
 
 # ---------------------------------------------------------------------------------------
+# Void games
+# ---------------------------------------------------------------------------------------
+def void_games(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
+    """The void games (no result, in no rating), in index order."""
+    return [game for game in in_index_order(outcomes) if game.void is not None]
+
+
+def voided_attempts(outcomes: Iterable[GameOutcome]) -> int:
+    """Attempts that were void: every attempt of a void game, all but the last of any
+    other (those were played again)."""
+    return sum(game.attempts - (game.void is None) for game in outcomes)
+
+
+def format_void(outcomes: Sequence[GameOutcome]) -> str:
+    """The void games, one line each, under a line counting them and the attempts that
+    were void; "" when no attempt was."""
+    voided = voided_attempts(outcomes)
+    if not voided:
+        return ""
+    void = void_games(outcomes)
+    lines = [f"{len(void)} void game(s) of {len(outcomes)}, counted in no rating; "
+             f"{voided} attempt(s) void in all, each played again with the same deal"]
+    lines += [f"game {game.index} ({', '.join(game.seating)}): {game.void} "
+              f"({game.attempts} attempts)" for game in void]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------
 # Live progress
 # ---------------------------------------------------------------------------------------
 def standings_line(outcomes: Iterable[GameOutcome], total_games: int, top: int = 5) -> str:
@@ -256,7 +286,9 @@ def standings_line(outcomes: Iterable[GameOutcome], total_games: int, top: int =
                     key=lambda item: (-item[1], item[0]))
     shown = ", ".join(f"{name} {rating:.0f}" for name, rating in ranked[:top])
     more = ", …" if len(ranked) > top else ""
-    return f"{len(games)}/{total_games} games" + (f" · {shown}{more}" if shown else "")
+    void = len(void_games(games))
+    done = f"{len(games)}/{total_games} games" + (f" ({void} void)" if void else "")
+    return done + (f" · {shown}{more}" if shown else "")
 
 
 # ---------------------------------------------------------------------------------------
@@ -282,6 +314,9 @@ def to_json(outcomes: Iterable[GameOutcome]) -> JSON:
         "seats": [{"seat": s.seat, "games": s.games, "wins": s.wins,
                    "win_rate": s.win_rate, "mean_rank": s.mean_rank}
                   for s in seat_stats(games)],
+        "void": {"games": [{"index": g.index, "reason": g.void, "attempts": g.attempts}
+                           for g in void_games(games)],
+                 "attempts": voided_attempts(games)},
     }
 
 
@@ -293,22 +328,24 @@ def _row_json(row: Row) -> JSON:
 
 
 GAMES_CSV_HEADER = ("index", "seed", "seat", "bot", "rank", "forfeit", "forfeit_reason",
-                    "reason", "turns", "decisions")
+                    "reason", "turns", "decisions", "void", "attempts")
 RATINGS_CSV_HEADER = ("place", "bot", "rating", "rating_low", "rating_high", "seq_elo", "games",
                       "wins", "win_rate", "mean_rank", "score", "forfeits")
 
 
 def games_csv(outcomes: Iterable[GameOutcome]) -> str:
-    """CSV with one line per seat of each game (index order), under GAMES_CSV_HEADER."""
+    """CSV with one line per seat of each game (index order), under GAMES_CSV_HEADER; a
+    void game's seats have no rank, and its `void` says why."""
     lines: list[list[object]] = []
     for game in in_index_order(outcomes):
-        ranks = game.ranks()
+        ranks = game.ranks() if game.void is None else [""] * game.seats
         for seat, name in enumerate(game.seating):
             forfeited = seat in game.forfeits
             why = game.reasons.get(seat, UNSPECIFIED) if forfeited else ""
             turns = "" if game.turns is None else game.turns
             lines.append([game.index, game.seed, seat, name, ranks[seat], int(forfeited),
-                          why, game.reason, turns, game.decisions])
+                          why, game.reason, turns, game.decisions, game.void or "",
+                          game.attempts])
     return _csv(GAMES_CSV_HEADER, lines)
 
 

@@ -5,8 +5,10 @@ the game (forfeit on timeout and on illegal decisions), starts one process per s
 the launch protocol of docs/bots.md, watches the game as a spectator, resigns a seat whose
 process dies, and stops every process at the end. Each result is appended to
 `results.jsonl` the moment its game ends, so an interrupted tournament resumes where it
-stopped; each game's full record is kept in `games/`. A server or Redis away for a moment
-(UNAVAILABLE, DEADLINE_EXCEEDED) is waited out, for at most RETRY_SECONDS in a row.
+stopped; each game's full record is kept in `games/`, published there once every game of
+its deal has ended (`arena.deals`: seeds come from the host's secret deal key). A server
+or Redis away for a moment (UNAVAILABLE, DEADLINE_EXCEEDED) is waited out, for at most
+RETRY_SECONDS in a row.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,17 +35,26 @@ import grpc
 from google.protobuf.json_format import MessageToDict
 
 from arena.config import BotManifest, ConfigError, TournamentConfig, shown
+from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
 from arena.limits import apply_limits, exceeded
 from arena.ratings import GameOutcome
+from arena.sandbox import SERVICE_SOCKET, Layout, Sandbox, SandboxPlan, environment, service_door
+from arena.sandbox import exit_code as sandbox_exit_code
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
 from arena.sprt import sprt_verdict
 from curia.v1 import game_service_pb2 as pb
-from games.core import derive_seed
 from service.channels import OPERATOR_ONLY_ENV
 from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 
 FINISHED = pb.GAME_STATUS_FINISHED
+WAITING = pb.GAME_STATUS_WAITING_FOR_SEATS
 POLL_SECONDS = 0.05
+#: The pause between two looks at a game starting while the service is away.
+AWAY_PAUSE_SECONDS = 0.5
+#: Service games the arena starts at most for one scheduled game: an attempt that is void
+#: (the host's fault: `GameVoid`) is played again with the same deal and seating, up to
+#: this many attempts in all; a game void every time is recorded as void.
+VOID_ATTEMPTS = 3
 #: A server or Redis away for a moment is waited out for at most this many seconds in a
 #: row, then the tournament fails loudly.
 RETRY_SECONDS = 60.0
@@ -54,29 +66,51 @@ class BotStartError(ConfigError):
     """A bot whose process could not be started at all."""
 
 
+class GameVoid(Exception):
+    """A game that never got going through the host's fault, not a bot's: a bot process
+    still alive but not in contact with its game `startup_ms` after its launch, or the
+    service away while the bots started. It has no result and counts in no rating."""
+
+
 def bot_environment() -> dict[str, str]:
     """The arena's environment less what only the host may hold (the operator credential):
     what a bot process starts with."""
     return {k: v for k, v in os.environ.items() if k not in OPERATOR_ONLY_ENV}
 
 
+def launch_arguments(launch: Mapping[str, str]) -> list[str]:
+    """The launch protocol's arguments (docs/bots.md) from its variables."""
+    return ["--server", launch["CURIA_SERVER"], "--game-id", launch["CURIA_GAME_ID"],
+            "--seat", launch["CURIA_SEAT"]]
+
+
 @dataclass
 class BotProcess:
-    """One bot playing one seat of one game, as a process group of its own. Its limits
-    are set on its process; a stdio bot's bridge sets them on the bot it starts."""
+    """One bot playing one seat of one game, as a process group of its own: in its
+    sandbox when given a `Layout` (arena.sandbox), which sets its limits inside;
+    otherwise its limits are set on its process (a stdio bot's bridge sets them on the bot
+    it starts)."""
 
     manifest: BotManifest
     process: subprocess.Popen[bytes]
     log: IO[bytes]
     log_path: Path
+    sandbox: Sandbox | None = None
 
     @classmethod
     def start(cls, manifest: BotManifest, *, server: str, game_id: str, seat: int,
-              token: str, seed: int, log_path: Path) -> BotProcess:
-        args = ["--server", server, "--game-id", game_id, "--seat", str(seat)]
-        env = {**bot_environment(), "CURIA_SERVER": server, "CURIA_GAME_ID": game_id,
-               "CURIA_SEAT": str(seat), "CURIA_SEAT_TOKEN": token, "CURIA_BOT_SEED": str(seed)}
-        command = manifest.launch_command(sys.executable, args)
+              token: str, seed: int, log_path: Path, layout: Layout | None = None,
+              door: Path | None = None) -> BotProcess:
+        """Start the bot; `layout`: in a sandbox, `door`: the ServiceDoor's socket that a
+        sandboxed gRPC bot reaches the service by."""
+        launch = {"CURIA_SERVER": server, "CURIA_GAME_ID": game_id, "CURIA_SEAT": str(seat),
+                  "CURIA_BOT_SEED": str(seed)}
+        box = Sandbox(layout, manifest.workdir) if layout is not None else None
+        if box is None:
+            command = manifest.launch_command(sys.executable, launch_arguments(launch))
+            env = {**bot_environment(), **launch, "CURIA_SEAT_TOKEN": token}
+        else:
+            command, env = sandboxed_launch(box, manifest, launch, token, door)
         log = log_path.open("wb")
         try:
             process = subprocess.Popen(command, cwd=manifest.workdir, env=env,
@@ -84,11 +118,13 @@ class BotProcess:
                                        start_new_session=True)
         except OSError as error:
             log.close()
+            if box is not None:
+                box.close()
             raise BotStartError(f"bot {manifest.name!r}: cannot start {' '.join(command)!r} "
                                 f"in {manifest.workdir}: {error.strerror or error}") from None
-        if manifest.protocol == "grpc":
+        if manifest.protocol == "grpc" and box is None:
             apply_limits(process.pid, manifest.limits)
-        return cls(manifest, process, log, log_path)
+        return cls(manifest, process, log, log_path, box)
 
     def exit_code(self) -> int | None:
         return self.process.poll()
@@ -96,6 +132,8 @@ class BotProcess:
     def ended_reason(self) -> str:
         """Why a bot that exited before the end did: a limit it exceeded, or a crash."""
         code = self.process.returncode
+        if self.sandbox is not None:
+            code = sandbox_exit_code(code)
         cause = exceeded(code, self.log_tail(), self.manifest.limits) or "crashed"
         how = f"killed by signal {-code}" if code is not None and code < 0 else \
             f"exited with code {code}"
@@ -126,6 +164,26 @@ class BotProcess:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)  # stray children of the bot
         self.log.close()
+        if self.sandbox is not None:
+            self.sandbox.close()
+
+
+def sandboxed_launch(box: Sandbox, manifest: BotManifest, launch: Mapping[str, str],
+                     token: str, door: Path | None) -> tuple[list[str], dict[str, str]]:
+    """The command and environment that start a bot in `box`. A stdio bot's bridge runs
+    outside (it holds the seat token) and starts the sandbox, whose environment is the
+    launch variables but the server; a gRPC bot runs inside with the seat token in its
+    environment (never on a command line) and reaches the service by `door`."""
+    python = sys.executable
+    if manifest.protocol == "stdio":
+        inside = {k: v for k, v in launch.items() if k != "CURIA_SERVER"}
+        command = manifest.launch_command(python, launch_arguments(launch), lambda words: (
+            box.command(words, manifest.limits, setenv=environment(python, inside))))
+        return command, {**bot_environment(), **launch, "CURIA_SEAT_TOKEN": token}
+    inside = {**launch, "CURIA_SERVER": f"unix:{SERVICE_SOCKET}"}
+    command = manifest.launch_command(python, launch_arguments(inside), lambda words: (
+        box.command(words, manifest.limits, setenv=None, service_socket=door)))
+    return command, environment(python, {**inside, "CURIA_SEAT_TOKEN": token})
 
 
 def build_bots(manifests: Iterable[BotManifest], out: IO[str],
@@ -236,7 +294,10 @@ class Tournament:
     """Plays a TournamentConfig's games against a server; see the module docstring."""
 
     def __init__(self, config: TournamentConfig, server: str, output: Path,
-                 on_result: Callable[[list[GameOutcome], int], None] | None = None) -> None:
+                 on_result: Callable[[list[GameOutcome], int], None] | None = None,
+                 deal_key: Path | None = None) -> None:
+        """`deal_key`: the host's key file (default: `private/deal.key` of the output
+        folder, created by the first run)."""
         self.config = config
         self.server = server
         self.output = output
@@ -245,6 +306,31 @@ class Tournament:
         self.results = ResultsFile(output / "results.jsonl")
         self._outcomes: list[GameOutcome] = []
         self._stop = threading.Event()
+        self.key_path = deal_key or output / KEY_FILE
+        self.key_created = False
+        self._deals: Deals | None = None
+        self._groups: dict[int, tuple[int, ...]] | None = None
+        self._sandbox_plan: SandboxPlan | None = None
+        self._door: Path | None = None
+
+    def sandbox_plan(self) -> SandboxPlan:
+        """Which bots run sandboxed (arena.sandbox); SandboxUnavailable, a ConfigError,
+        for a tournament that requires sandboxes on a host that cannot make them."""
+        if self._sandbox_plan is None:
+            self._sandbox_plan = SandboxPlan.make(self.config.sandbox, self.config.bots,
+                                                  hidden=[self.output, self.key_path])
+        return self._sandbox_plan
+
+    @contextlib.contextmanager
+    def _service_door(self) -> Iterator[None]:
+        """The Unix socket sandboxed gRPC bots reach the service by, while games run."""
+        plan = self.sandbox_plan()
+        if not any(plan.layout_for(bot.name) and bot.protocol == "grpc"
+                   for bot in self.config.bots):
+            yield
+            return
+        with service_door(self.server) as self._door:
+            yield
 
     # -- schedule ---------------------------------------------------------------------
     def schedule(self) -> list[ScheduledGame]:
@@ -256,17 +342,40 @@ class Tournament:
             return gauntlet(c.challenger, names, c.seats, c.rounds, c.seed)
         return round_robin(names, c.seats, c.rounds, c.seed)
 
-    def _games(self) -> Iterator[ScheduledGame]:
+    def _scheduled(self) -> Iterator[ScheduledGame]:
+        """Every game the tournament may play, as the public schedule names it (SPRT: up
+        to max_games)."""
         c = self.config
-        if c.format == "sprt":
-            assert c.sprt is not None
-            names = [bot.name for bot in c.bots]
-            for game in sprt_games(c.sprt.a, c.sprt.b, names, c.seats, c.seed):
-                if game.index >= c.sprt.max_games or self._sprt_decided():
-                    return
-                yield game
-        else:
-            yield from self.schedule()
+        if c.format != "sprt":
+            return iter(self.schedule())
+        assert c.sprt is not None
+        names = [bot.name for bot in c.bots]
+        return islice(sprt_games(c.sprt.a, c.sprt.b, names, c.seats, c.seed),
+                      c.sprt.max_games)
+
+    def _games(self) -> Iterator[ScheduledGame]:
+        """The games to play, in order, each with its deal's secret seed (an SPRT's stop
+        once it has decided)."""
+        deals = self.deals()
+        for game in self._scheduled():
+            if self.config.format == "sprt" and self._sprt_decided():
+                return
+            yield game.dealt(deals.game_seed(game.deal))
+
+    def deals(self) -> Deals:
+        """The tournament's seeds, from its deal key (created on first use if missing)."""
+        if self._deals is None:
+            key, self.key_created = DealKey.load_or_create(self.key_path)
+            self._deals = Deals(key, json.dumps(self._deal_identity(), sort_keys=True))
+        return self._deals
+
+    def _deal_identity(self) -> dict[str, Any]:
+        """What a deal depends on besides the key and its name: another tournament under
+        the same key gets other cards."""
+        c = self.config
+        return {"game": c.game, "variant": c.variant, "seats": c.seats, "options": c.options,
+                "format": c.format, "challenger": c.challenger, "seed": c.seed,
+                "bots": sorted(self.manifests)}
 
     def total_games(self) -> int:
         """Games in the schedule (SPRT: max_games, a cap), counted without building it."""
@@ -286,11 +395,13 @@ class Tournament:
 
     def progress(self) -> Progress:
         """Games done (in results.jsonl) and left to play; refuses (ConfigError) a folder
-        that holds another tournament."""
+        that holds another tournament. Publishes the records of every deal with no game
+        left to play (a run stopped right after its last result had not)."""
         self._check_same_tournament()
         self._outcomes = self.results.load()
         done = {o.index for o in self._outcomes}
         left = sum(1 for game in self._games() if game.index not in done)
+        self._publish_ready(over=left == 0)
         return Progress(done=len(done), left=left, total=self.total_games(),
                         sequential=self.config.format == "sprt")
 
@@ -301,9 +412,10 @@ class Tournament:
         (self.output / "logs").mkdir(exist_ok=True)
         self._check_same_tournament()
         self._outcomes = self.results.load()
+        self._publish_ready(over=False)
         done = {o.index for o in self._outcomes}
         pending = (g for g in self._games() if g.index not in done)
-        with ThreadPoolExecutor(self.config.concurrency) as pool:
+        with self._service_door(), ThreadPoolExecutor(self.config.concurrency) as pool:
             running: set[Future[GameOutcome]] = set()
             for game in pending:
                 while len(running) >= self.config.concurrency:
@@ -314,90 +426,285 @@ class Tournament:
                 running.add(pool.submit(self.play, game))
             while running:
                 running = self._collect(running)
+        done = {o.index for o in self._outcomes}
+        self._publish_ready(over=not any(g.index not in done for g in self._games()))
         return sorted(self._outcomes, key=lambda o: o.index)
 
     def _collect(self, running: set[Future[GameOutcome]]) -> set[Future[GameOutcome]]:
         finished, still = wait(running, return_when=FIRST_COMPLETED)
         for future in finished:
             outcome = future.result()
+            withhold_row(self.output, outcome.index)  # a void game's: it has no record
             self.results.append(outcome)
             self._outcomes.append(outcome)
+            self._publish_deal(outcome.index)
             if self.on_result is not None:
                 self.on_result(sorted(self._outcomes, key=lambda o: o.index),
                                self.total_games())
         return still
 
+    # -- publishing records -----------------------------------------------------------
+    def _deal_groups(self) -> dict[int, tuple[int, ...]]:
+        """Each game's index -> the indices of every game dealt the same cards."""
+        if self._groups is None:
+            by_deal: dict[str, list[int]] = {}
+            for game in self._scheduled():
+                by_deal.setdefault(game.deal, []).append(game.index)
+            self._groups = {index: tuple(group) for group in by_deal.values()
+                            for index in group}
+        return self._groups
+
+    def _publish_deal(self, index: int) -> None:
+        """Publish the records of game `index`'s deal if every game of it has ended."""
+        group = self._deal_groups().get(index, (index,))
+        done = {o.index for o in self._outcomes}
+        if done.issuperset(group):
+            for member in group:
+                publish(self.output, member)
+
+    def _publish_ready(self, *, over: bool) -> None:
+        """Publish every withheld record whose deal has ended; all of them once the
+        tournament is `over` (an SPRT that stopped never plays the rest of a pair)."""
+        for index in sorted(withheld(self.output)):
+            if over:
+                publish(self.output, index)
+            else:
+                self._publish_deal(index)
+
     def _check_same_tournament(self) -> None:
-        """Resuming into a folder of another tournament would mix results: refuse."""
+        """Resuming into a folder of another tournament, or with another deal key, would
+        mix results: refuse, naming the fix."""
         c = self.config
+        path = self.output / "tournament.lock.json"
+        found = json.loads(path.read_text()) if path.exists() else None
+        if found and found.get("deal_key") and not self.key_path.exists():
+            raise ConfigError(f"{self.output} was played with a deal key, and "
+                              f"{self.key_path} does not exist; give its key with "
+                              f"--deal-key FILE, or use another output folder or --fresh")
         fingerprint = {"game": c.game, "variant": c.variant, "seats": c.seats,
                        "format": c.format, "seed": c.seed, "rounds": c.rounds,
                        "challenger": c.challenger, "options": c.options,
                        "bots": sorted(self.manifests), "schedule": SCHEDULE_VERSION,
-                       "sprt": dataclasses.asdict(c.sprt) if c.sprt else None}
-        path = self.output / "tournament.lock.json"
-        if path.exists() and json.loads(path.read_text()) != fingerprint:
-            raise ConfigError(f"{self.output} holds results of another tournament "
-                              f"(see {path.name}); use another output folder or --fresh")
+                       "sprt": dataclasses.asdict(c.sprt) if c.sprt else None,
+                       "deal_key": self.deals().key.fingerprint()}
+        if found is not None and found != fingerprint:
+            raise ConfigError(self._mismatch(found, fingerprint, path.name))
         path.write_text(json.dumps(fingerprint, sort_keys=True, indent=1))
+
+    def _mismatch(self, found: dict[str, Any], expected: dict[str, Any], lock: str) -> str:
+        """Why a run folder is not resumed, and what to do."""
+        others = {k: v for k, v in found.items() if k != "deal_key"}
+        if others == {k: v for k, v in expected.items() if k != "deal_key"}:
+            if "deal_key" not in found:
+                return (f"{self.output} holds results played with public seeds (before "
+                        f"deal keys); use another output folder or --fresh")
+            return (f"{self.output} was played with another deal key than {self.key_path} "
+                    f"(see {lock}); give its key with --deal-key FILE, or use another "
+                    f"output folder or --fresh")
+        return (f"{self.output} holds results of another tournament (see {lock}); use "
+                f"another output folder or --fresh")
 
     # -- one game ---------------------------------------------------------------------
     def play(self, game: ScheduledGame) -> GameOutcome:
+        """Play a scheduled game; a void attempt is played again with the same deal and
+        seating, up to VOID_ATTEMPTS in all, then the game is recorded as void."""
+        voided: list[str] = []
+        while len(voided) < VOID_ATTEMPTS:
+            try:
+                return self._attempt(game, voided)
+            except GameVoid as void:
+                voided.append(str(void))
+        return void_outcome(game, voided)
+
+    def _attempt(self, game: ScheduledGame, voided: list[str]) -> GameOutcome:
+        """One service game for `game`, its bots started once its every seat is awaited
+        (`wait_for_players`); GameVoid if it never got going (`follow_game`), once the
+        game is ended and its bots' logs set aside."""
         c = self.config
+        attempt = len(voided) + 1
         with RetryingClient.to(self.server, ARENA_RETRIES) as client:
             created = client.create_game(  # a retry may orphan a game
                 c.game, c.variant, c.seats, options=dict(c.options), seed=game.seed,
                 decision_ms=c.decision_ms, bank_ms=c.bank_ms, on_timeout="forfeit",
-                forfeit_on_illegal=True)
+                forfeit_on_illegal=True, wait_for_players=True)
             tokens = {cred.seat: cred.token for cred in created.seats}
             bots: dict[int, BotProcess] = {}
+            startup = Startup(c.startup_ms)
+            void: GameVoid | None = None
             try:
                 for seat, name in enumerate(game.seating):
                     bots[seat] = self._launch(game, created.game_id, seat, name, tokens[seat])
+                    startup.launched[seat] = time.monotonic()
+                    if voided:
+                        bots[seat].note(replay_note(attempt, voided))
                 final = follow_game(client, created.game_id, bots, tokens,
-                                    c.game_timeout_s)
+                                    c.game_timeout_s, startup)
+            except GameVoid as error:
+                void = error
+                for bot in bots.values():
+                    bot.note(f"void, attempt {attempt} of {VOID_ATTEMPTS}: {error}")
             finally:
                 for bot in bots.values():
                     bot.stop()
+            if void is not None:
+                end_void_game(client, created.game_id, tokens, str(void))
+                set_aside_logs(bots.values(), attempt)
+                raise void
             record = client.record(created.game_id)
         self._save_record(game, record)
-        return outcome_of(game, record, final)
+        return outcome_of(game, record, final, attempts=attempt)
 
     def _launch(self, game: ScheduledGame, game_id: str, seat: int, name: str,
                 token: str) -> BotProcess:
         log = self.output / "logs" / f"{game.index:05d}-seat{seat}-{name}.log"
         return BotProcess.start(self.manifests[name], server=self.server, game_id=game_id,
                                 seat=seat, token=token,
-                                seed=derive_seed(game.seed, "bot", name, seat), log_path=log)
+                                seed=self.deals().bot_seed(game.index, seat), log_path=log,
+                                layout=self.sandbox_plan().layout_for(name), door=self._door)
 
     def _save_record(self, game: ScheduledGame, record: pb.GameRecord) -> None:
-        path = self.output / "games" / f"{game.index:05d}.json"
+        """Keep the record private; `_publish_deal` publishes it once its deal has ended."""
         data = {"schedule": game.to_json(),
                 "record": MessageToDict(record, preserving_proto_field_name=True)}
-        path.write_text(json.dumps(data, indent=1, sort_keys=True))
+        withhold(self.output, game.index, json.dumps(data, indent=1, sort_keys=True))
+
+
+@dataclass
+class Startup:
+    """The start-up of a game's bots (`follow_game`): when each was launched, how long
+    each may take to make contact with its game (`[time] startup_ms`), how long each
+    took."""
+
+    limit_ms: int
+    #: How long after its launch a seat may stay out of contact before the game is void
+    #: (None: the limit; `curia arena check` waits longer, to measure a slow start).
+    give_up_ms: int | None = None
+    #: Seat -> when its bot was launched (time.monotonic()).
+    launched: dict[int, float] = field(default_factory=dict)
+    #: Seat -> milliseconds from its launch to its contact.
+    contact_ms: dict[int, int] = field(default_factory=dict)
+    #: The seats not in contact yet, as last seen.
+    absent: set[int] = field(default_factory=set)
+    #: Whether the service was away at some moment of the start-up.
+    away: bool = False
+
+    def seen(self, view: pb.View, now: float) -> None:
+        """Note the seats `view` shows in contact (every seat once the game started)."""
+        absent = set(view.absent_seats) if view.status == WAITING else set()
+        gone = set(view.forfeited_seats)  # resigned, perhaps before any contact
+        for seat, launched in self.launched.items():
+            if seat not in absent | gone and seat not in self.contact_ms:
+                self.contact_ms[seat] = round((now - launched) * 1000)
+        self.absent = absent
+
+    def overdue(self, now: float) -> list[int]:
+        """The launched seats still out of contact past the patience."""
+        patience = (self.give_up_ms or self.limit_ms) / 1000
+        return [seat for seat in sorted(self.absent & set(self.launched))
+                if now - self.launched[seat] > patience]
 
 
 def follow_game(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
-                tokens: Mapping[int, str], timeout_s: float) -> pb.View:
+                tokens: Mapping[int, str], timeout_s: float,
+                startup: Startup | None = None) -> pb.View:
     """Watch a game until it ends (its final view); resign the seat of a bot whose process
-    died (saying why: a limit it exceeded, or a crash) and, after `timeout_s` (0: never),
-    every seat."""
-    deadline = time.monotonic() + timeout_s if timeout_s else float("inf")
+    died (saying why: a limit it exceeded, or a crash) and, after `timeout_s` (0: never)
+    from its start, every seat. With `startup`, a game waiting for its players is first
+    seen to its start (`await_players`: GameVoid if it never gets going)."""
     resigned: set[int] = set()
+    if startup is not None:
+        await_players(client, game_id, bots, tokens, startup, resigned)
+    deadline = time.monotonic() + timeout_s if timeout_s else float("inf")
     while (view := client.view(game_id)).status != FINISHED:
-        for seat, bot in bots.items():
-            if seat not in resigned and bot.exit_code() is not None:
-                reason = bot.ended_reason()
-                if resign(client, game_id, tokens[seat], reason) and \
-                        bot.manifest.protocol == "grpc":  # the bridge logs a stdio bot's
-                    bot.note(reason)
-                resigned.add(seat)
+        resign_exited(client, game_id, bots, tokens, resigned)
         if time.monotonic() > deadline:
             for seat in set(tokens) - resigned:
                 resign(client, game_id, tokens[seat], "game time limit")
                 resigned.add(seat)
         time.sleep(POLL_SECONDS)
     return view
+
+
+def await_players(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
+                  tokens: Mapping[int, str], startup: Startup, resigned: set[int]) -> None:
+    """Follow a game waiting for its players until it starts (or ends), noting when each
+    seat makes contact. A bot that exited before its contact forfeits (its fault) unless
+    the service was away meanwhile; GameVoid for that, and for a seat out of contact
+    past the patience while its process lives (a slow start: the host's fault)."""
+    while True:
+        view = look(client, game_id)
+        now = time.monotonic()
+        if view is None:
+            startup.away = True
+        else:
+            startup.seen(view, now)
+            if view.status != WAITING:
+                return
+        if startup.away and (gone := [s for s in startup.absent & set(bots)
+                                      if bots[s].exit_code() is not None]):
+            raise GameVoid(f"the service was away while the bots started: seat {gone[0]} "
+                           f"({bots[gone[0]].manifest.name}) exited before making contact")
+        resign_exited(client, game_id, bots, tokens, resigned)
+        if late := [s for s in startup.overdue(now) if s not in resigned]:
+            raise GameVoid(slow_start({s: bots[s].manifest.name for s in late}, startup))
+        time.sleep(POLL_SECONDS if view is not None else AWAY_PAUSE_SECONDS)
+
+
+def slow_start(late: Mapping[int, str], startup: Startup) -> str:
+    """Why a game whose seats (seat -> bot) made no contact in time is void."""
+    seats = ", ".join(f"seat {seat} ({name})" for seat, name in late.items())
+    if startup.away:
+        return (f"the service was away while the bots started: {seats} made no contact "
+                f"within {startup.give_up_ms or startup.limit_ms} ms")
+    return f"{seats} did not start within startup_ms ({startup.limit_ms} ms)"
+
+
+def look(client: RetryingClient, game_id: str) -> pb.View | None:
+    """The spectator's view in one attempt; None while the service is away (UNAVAILABLE,
+    DEADLINE_EXCEEDED), which the start-up counts against the host."""
+    current = client.source.current()
+    try:
+        return current.view(game_id, encoding=pb.OBSERVATION_ENCODING_NONE)
+    except grpc.RpcError as error:
+        if error.code() not in TRANSIENT:
+            raise
+        client.source.failed(current)
+        return None
+
+
+def resign_exited(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
+                  tokens: Mapping[int, str], resigned: set[int]) -> None:
+    """Resign the seat of each bot whose process has exited, saying why (a limit it
+    exceeded, or a crash); `resigned` collects them."""
+    for seat, bot in bots.items():
+        if seat not in resigned and bot.exit_code() is not None:
+            reason = bot.ended_reason()
+            if resign(client, game_id, tokens[seat], reason) and \
+                    bot.manifest.protocol == "grpc":  # the bridge logs a stdio bot's
+                bot.note(reason)
+            resigned.add(seat)
+
+
+def end_void_game(client: RetryingClient, game_id: str, tokens: Mapping[int, str],
+                  reason: str) -> None:
+    """End a void game (its bots stopped): every seat resigns before the start, which
+    ends it without a result (docs/api.md, `wait_for_players`)."""
+    for token in tokens.values():
+        resign(client, game_id, token, f"void: {reason}")
+
+
+def set_aside_logs(bots: Iterable[BotProcess], attempt: int) -> None:
+    """Keep a void attempt's bot logs beside the next attempt's: NAME.voidN.log."""
+    for bot in bots:
+        path = bot.log_path
+        with contextlib.suppress(OSError):
+            path.replace(path.with_name(f"{path.stem}.void{attempt}{path.suffix}"))
+
+
+def replay_note(attempt: int, voided: list[str]) -> str:
+    """The line a replayed attempt's bot logs open with."""
+    return (f"attempt {attempt} of {VOID_ATTEMPTS} of this game: attempt {attempt - 1} was "
+            f"void ({voided[-1]}); its logs are *.void{attempt - 1}.log")
 
 
 def resign(client: RetryingClient, game_id: str, token: str, reason: str) -> bool:
@@ -410,8 +717,9 @@ def resign(client: RetryingClient, game_id: str, token: str, reason: str) -> boo
     return True
 
 
-def outcome_of(game: ScheduledGame, record: pb.GameRecord, final: pb.View) -> GameOutcome:
-    """What the ratings need of a finished game."""
+def outcome_of(game: ScheduledGame, record: pb.GameRecord, final: pb.View,
+               attempts: int = 1) -> GameOutcome:
+    """What the ratings need of a finished game (played at its `attempts`-th attempt)."""
     result = record.result
     forfeits = [s.seat for s in result.scores if s.forfeited]
     turns = final.turn
@@ -420,7 +728,14 @@ def outcome_of(game: ScheduledGame, record: pb.GameRecord, final: pb.View) -> Ga
         ranking=tuple(tuple(group.seats) for group in result.ranking),
         forfeits=tuple(forfeits),
         reasons={s.seat: s.forfeit_reason for s in result.scores if s.forfeited},
-        reason=result.reason, decisions=len(record.decisions), turns=int(turns))
+        reason=result.reason, decisions=len(record.decisions), turns=int(turns),
+        attempts=attempts)
+
+
+def void_outcome(game: ScheduledGame, voided: list[str]) -> GameOutcome:
+    """A game void at every attempt: no result, the last attempt's reason."""
+    return GameOutcome(index=game.index, seed=game.seed, seating=game.seating, ranking=(),
+                       void=voided[-1], attempts=len(voided))
 
 
 def describe(config: TournamentConfig) -> dict[str, Any]:
@@ -429,6 +744,7 @@ def describe(config: TournamentConfig) -> dict[str, Any]:
             "seats": config.seats, "format": config.format, "seed": config.seed,
             "rounds": config.rounds, "options": config.options,
             "decision_ms": config.decision_ms, "bank_ms": config.bank_ms,
+            "startup_ms": config.startup_ms,
             "sprt": dataclasses.asdict(config.sprt) if config.sprt else None,
             "bots": [{"name": b.name, "language": b.language, "protocol": b.protocol}
                      for b in config.bots]}

@@ -1,10 +1,12 @@
-"""Which games a tournament plays: who sits where, with which seed. Pure.
+"""Which games a tournament plays: who sits where, dealt which cards. Pure, and public.
 
 Round-robin plays every combination of `seats` bots; gauntlet every combination that
 includes the challenger. Each combination is played once per seat rotation, so every bot
 sits in every seat position equally often, and all rotations of one combination and round
-share one game seed (the same deck and draws from every seat, like paired openings in
-chess). Game seeds derive from the tournament seed: the schedule is reproducible.
+share one deal (the same deck and draws from every seat, like paired openings in chess).
+The schedule names each deal from the tournament seed (`ScheduledGame.deal`); the cards
+themselves come from the host's secret deal key (`arena.deals`), so nothing here lets
+anyone compute a game's seed.
 
 Order (fair at every moment): each round is played in passes, one per seat rotation;
 a pass plays every combination once, in an order that spreads each bot's games evenly
@@ -15,13 +17,12 @@ at any point has given every bot about its share of games.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-
-from games.core import derive_seed
 
 SCHEDULE_VERSION = 2
 """Bumped when the same config would give other games at the same indices (2: passes in
@@ -31,14 +32,21 @@ not resumed."""
 
 @dataclass(frozen=True)
 class ScheduledGame:
-    """One game of a tournament."""
+    """One game of a tournament. `deal` names its cards (games sharing it are dealt the
+    same); `seed` is the secret seed the runner gives that deal (`dealt`), 0 until then."""
 
     index: int
     seed: int
     seating: tuple[str, ...]
+    deal: str = ""
+
+    def dealt(self, seed: int) -> ScheduledGame:
+        """This game with its deal's seed."""
+        return dataclasses.replace(self, seed=seed)
 
     def to_json(self) -> dict[str, object]:
-        return {"index": self.index, "seed": self.seed, "seating": list(self.seating)}
+        return {"index": self.index, "seed": self.seed, "seating": list(self.seating),
+                "deal": self.deal}
 
 
 def rotations(group: Sequence[str]) -> list[tuple[str, ...]]:
@@ -81,9 +89,9 @@ def _games_of(groups: list[tuple[str, ...]], rounds: int, seed: int) -> list[Sch
     for round_ in range(rounds):
         for rotation in range(seats):
             for number in order:
-                game_seed = derive_seed(seed, "group", number, "round", round_)
+                deal = f"seed {seed} round {round_} group {number}"
                 seating = rotations(groups[number])[rotation]
-                scheduled.append(ScheduledGame(len(scheduled), game_seed, seating))
+                scheduled.append(ScheduledGame(len(scheduled), 0, seating, deal))
     return scheduled
 
 
@@ -111,7 +119,6 @@ def sprt_games(a: str, b: str, field: Sequence[str], seats: int,
     index = 0
     for number in range(10**9):
         extra = tuple(fillers[(number + k) % len(fillers)] for k in range(seats - 2))
-        game_seed = derive_seed(seed, "sprt", number)
         for seating in rotations((a, b, *extra)):
-            yield ScheduledGame(index, game_seed, seating)
+            yield ScheduledGame(index, 0, seating, f"seed {seed} sprt {number}")
             index += 1

@@ -1,6 +1,8 @@
 """The tournament site: one self-contained static `index.html` in the run folder (no
 server, no CDN: it works from file:// and any static host) and a replay page per game
-(`replays/NNNNN.html`), written as games end and by `curia arena report`.
+(`replays/NNNNN.html`), written as games end and by `curia arena report`. A game's row
+and replay wait until its record is published (every game of its deal has ended,
+`arena.deals`); the standings count every finished game.
 
 Every figure comes from `arena.report` (leaderboard, crosstable, seat statistics),
 `arena.ratings.elo_history` (the plot) and `arena.sprt` (the verdict): this module only
@@ -17,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from arena import report
-from arena.ratings import GameOutcome, elo_history
+from arena.deals import published
+from arena.ratings import GameOutcome, counted, elo_history
 from service.web.page import document
 from service.web.replay import load_record, replay_page
 
@@ -74,9 +77,13 @@ def site_html(folder: Path, outcomes: Sequence[GameOutcome], meta: Mapping[str, 
     """The whole page."""
     games = sorted(outcomes, key=lambda o: o.index)
     done = f"{len(games)} games" if complete else f"{len(games)} of {total or '?'} games"
+    void = len(report.void_games(games))
+    done += f" ({void} void)" if void else ""
     status = "complete" if complete else "running"
     sections = [_settings(meta, done, complete)]
-    if games:
+    if report.voided_attempts(games):
+        sections.append(_section("Void games", _void(games)))
+    if counted(games):
         rows = report.leaderboard(games)
         if meta.get("sprt"):
             sections.append(_section("SPRT", f"<pre>{html.escape(_sprt(games, meta))}</pre>"))
@@ -86,7 +93,7 @@ def site_html(folder: Path, outcomes: Sequence[GameOutcome], meta: Mapping[str, 
                      _section("By seat position", _seats(games)),
                      _section("Games", _games(folder, games))]
     else:
-        sections.append("<p>No game has finished yet.</p>")
+        sections.append("<p>No game that counts has finished yet.</p>")
     title = f"Tournament {meta.get('name', folder.name)}"
     subtitle = " · ".join(str(meta[k]) for k in ("game", "variant") if meta.get(k))
     return document(title, "\n".join(sections), subtitle=subtitle, status=status,
@@ -98,7 +105,7 @@ def _section(title: str, body: str) -> str:
 
 
 def _settings(meta: Mapping[str, Any], done: str, complete: bool) -> str:
-    keys = ("seats", "format", "rounds", "seed", "decision_ms", "bank_ms")
+    keys = ("seats", "format", "rounds", "seed", "decision_ms", "bank_ms", "startup_ms")
     parts = [f"{key.replace('_', ' ')} {html.escape(str(meta[key]))}"
              for key in keys if meta.get(key) not in (None, "")]
     note = ("" if complete else
@@ -190,19 +197,49 @@ def _seats(games: Sequence[GameOutcome]) -> str:
 
 
 def _games(folder: Path, games: Sequence[GameOutcome]) -> str:
+    """A row per finished game whose deal has ended everywhere (arena.deals)."""
+    listed = published(folder, games)
     cells = []
-    for game in reversed(games):  # the latest first
+    for game in reversed(listed):  # the latest first
         link = replay_name(game.index)
         number = (f'<a href="{link}">game {game.index}</a>'
                   if (folder / link).exists() else f"game {game.index}")
         cells.append([number, html.escape(_finish(game)), html.escape(game.reason),
                       str(game.decisions), "" if game.turns is None else str(game.turns)])
     return _table(["replay", "finishing order", "end", "decisions", "turns"], cells,
-                  left=(0, 1, 2))
+                  left=(0, 1, 2), caption=_withheld_note(len(games) - len(listed)))
+
+
+def _withheld_note(waiting: int) -> str:
+    """Why finished games have no row yet."""
+    if not waiting:
+        return ""
+    if waiting == 1:
+        return ("1 more finished game is counted above; its row and replay appear once "
+                "every game dealt the same cards has ended.")
+    return (f"{waiting} more finished games are counted above; their rows and replays "
+            f"appear once every game dealt the same cards has ended.")
+
+
+def _void(games: Sequence[GameOutcome]) -> str:
+    """The void games (no result, in no rating) and the count of void attempts."""
+    cells = [[f"game {game.index}", html.escape(", ".join(game.seating)),
+              html.escape(game.void or ""), str(game.attempts)]
+             for game in report.void_games(games)]
+    voided = report.voided_attempts(games)
+    note = (f"{voided} attempt(s) were void (a bot slow to start, the service away: the "
+            f"host's fault) and played again with the same deal; a game still void after "
+            f"its last attempt counts in no rating.")
+    if not cells:
+        return f'<p class="muted">{html.escape(note)}</p>'
+    return _table(["game", "seating", "why void", "attempts"], cells, left=(0, 1, 2),
+                  caption=note)
 
 
 def _finish(game: GameOutcome) -> str:
-    """"1. greedy (seat 1), 2. random (seat 0, forfeited: timeout)"."""
+    """"1. greedy (seat 1), 2. random (seat 0, forfeited: timeout)"; "void: why"."""
+    if game.void is not None:
+        return f"void: {game.void}"
     parts, place = [], 1
     for group in game.ranking:
         for seat in group:

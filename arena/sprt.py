@@ -17,6 +17,10 @@ flight when the bound was crossed finish and are kept for the tables, but do not
 the verdict; so the verdict printed is always the one the stop was taken on, and it is
 the same on every rerun and at any concurrency. Without a crossing within `max_games`
 games the test ends undecided: `undecided_share` gives how often that happens.
+
+A void game (it never got going through the host's fault: `GameOutcome.void`) gives no
+A–B result; it is finished all the same, so the test reads on past it to the next game,
+and it is one of the `max_games` scheduled games.
 """
 
 from __future__ import annotations
@@ -91,9 +95,10 @@ def designated_b_seat(seating: Sequence[str], a: str, b: str) -> int | None:
 
 
 def ab_score(game: GameOutcome, a: str, b: str) -> float | None:
-    """A's score against its designated B seat (ahead 1, tied 0.5, behind 0), or None."""
+    """A's score against its designated B seat (ahead 1, tied 0.5, behind 0), or None
+    (no A-B result: a void game, or A or B not seated)."""
     b_seat = designated_b_seat(game.seating, a, b)
-    if b_seat is None:
+    if b_seat is None or game.void is not None:
         return None
     place = game.places()
     a_place, b_place = place[game.seating.index(a)], place[b_seat]
@@ -210,6 +215,9 @@ def verdict_text(outcomes: Sequence[GameOutcome], spec: Mapping[str, Any]) -> st
         score, stderr = score_with_stderr(verdict.wins, verdict.draws, verdict.losses)
         lines.append(f"Elo difference {elo_from_score(score):+.0f} "
                      f"± {elo_margin(score, stderr):.0f} (95%)")
+    void = sum(1 for game in finished_prefix(outcomes)[:verdict.games] if game.void)
+    if void:
+        lines.append(f"{void} void game(s) among them gave no result (docs/arena.md)")
     extra = len(outcomes) - verdict.games
     if verdict.stopped and extra > 0:
         lines.append(f"{extra} game(s) in flight at the stop finished after it: kept in "

@@ -49,6 +49,7 @@ from typing import IO, Any
 import grpc
 
 from arena.limits import Limits, apply_limits, exceeded
+from arena.sandbox import exit_code as sandbox_exit_code
 from bots.grpc_player import (
     SeatConnection,
     add_launch_arguments,
@@ -167,13 +168,16 @@ class BotProcess:
     queue (`events`), so that neither a silent bot nor a quiet game blocks the other."""
 
     def __init__(self, command: Sequence[str], events: queue.Queue[tuple[str, Any]],
-                 limits: Limits = NO_LIMITS) -> None:
+                 limits: Limits = NO_LIMITS, sandboxed: bool = False) -> None:
         env = {k: v for k, v in os.environ.items() if k not in SECRET_ENV}
+        if sandboxed:  # its command sets the bot's environment; nothing of ours goes in
+            env = {}
         self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         env=env)
-        apply_limits(self.process.pid, limits)
-        self.limits = limits
+        if not sandboxed:  # a sandbox sets them inside, on the bot (arena.sandbox)
+            apply_limits(self.process.pid, limits)
+        self.limits, self.sandboxed = limits, sandboxed
         self.events = events
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr_tail = b""
@@ -196,6 +200,8 @@ class BotProcess:
     def exit_reason(self, code: int | None) -> str:
         """Why the bot left early: a limit it exceeded, then how it exited."""
         self._copier.join(timeout=2.0)  # its last words
+        if self.sandboxed:
+            code = sandbox_exit_code(code)
         limit = exceeded(code, self.stderr_tail.decode("utf-8", "replace"), self.limits)
         return f"{limit}: {exit_reason(code)}" if limit else exit_reason(code)
 
@@ -252,8 +258,9 @@ class Bridge:
 
     def __init__(self, server: str, game_id: str, seat: int, token: str,
                  command: Sequence[str], grace: float = 2.0,
-                 limits: Limits = NO_LIMITS) -> None:
+                 limits: Limits = NO_LIMITS, sandboxed: bool = False) -> None:
         self.server, self.game_id, self.seat, self.token = server, game_id, seat, token
+        self.sandboxed = sandboxed
         self.command, self.grace, self.limits = list(command), grace, limits
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.asked: collections.deque[int] = collections.deque()  # versions, in order
@@ -268,9 +275,11 @@ class Bridge:
         self.view = pb.View()
 
     def run(self) -> int:
+        """Start the bot, then play: the seat's first call (its contact, which may start
+        the game's clock) comes only once the bot's process runs (docs/bots.md)."""
         with SeatConnection(self.server, self.game_id, self.token) as connection:
             try:
-                bot = BotProcess(self.command, self.events, self.limits)
+                bot = BotProcess(self.command, self.events, self.limits, self.sandboxed)
             except OSError as error:
                 reason = f"stdio bot did not start: {error.strerror or error}"
                 log.error("%s (%s)", reason, " ".join(self.command))
@@ -457,6 +466,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="the bot's address-space limit, MiB (default 0: none)")
     parser.add_argument("--cpu-seconds", type=int, default=0,
                         help="the bot's CPU-time limit, seconds (default 0: none)")
+    parser.add_argument("--sandboxed", action="store_true",
+                        help="the command runs the bot in its sandbox (arena.sandbox), "
+                             "which sets its limits itself")
     args = parser.parse_args(own)
     check_launch_arguments(parser, args)
     if not command:
@@ -477,7 +489,8 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _terminate)
     try:
         return Bridge(args.server, args.game_id, args.seat, args.token, args.command,
-                      args.grace, Limits(args.memory_mb, args.cpu_seconds)).run()
+                      args.grace, Limits(args.memory_mb, args.cpu_seconds),
+                      args.sandboxed).run()
     except (grpc.RpcError, StreamInterrupted) as error:
         log.error("giving up: %s", describe_error(error))
         return 1

@@ -250,14 +250,15 @@ class BotRefused(Exception):
 
 def run(args: argparse.Namespace) -> pb.View:
     """Play the seat the arguments name with their bot, made once the game is known
-    (BotRefused if it does not play that game)."""
+    (BotRefused if it does not play that game). The game is read as a spectator first:
+    the seat's own first call, its contact (docs/bots.md), comes once the bot is made."""
     with SeatConnection(args.server, args.game_id, args.token) as connection:
-        first = connection.view()
+        game = connection.client.view(args.game_id, encoding=pb.OBSERVATION_ENCODING_NONE).game
         try:
-            bot = make_bot(args.bot, args.seed, first.game)
+            bot = make_bot(args.bot, args.seed, game)
         except ValueError as error:
             raise BotRefused(str(error)) from None
-        return play_connected(connection, start=wait_for_start(connection, first),
+        return play_connected(connection, start=wait_for_start(connection, connection.view()),
                               seat=args.seat, bot=bot, seed=args.seed, pace=args.pace)
 
 

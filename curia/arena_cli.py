@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arena.config import ConfigError, TournamentConfig
-from arena.ratings import GameOutcome, elo_history
+from arena.ratings import GameOutcome, elo_history, in_index_order
 from arena.runner import ResultsFile, Tournament, check_bots, describe
 from curia.remote import service_endpoint, web_host
 from service.server import LOOPBACK
@@ -46,6 +46,10 @@ def add_arena(subparsers: Any) -> None:
                           "HTTP while the tournament runs")
     run.add_argument("--http-bind", default=LOOPBACK, metavar="ADDRESS",
                      help="address of --http-port (default %(default)s)")
+    run.add_argument("--deal-key", metavar="FILE",
+                     help="the secret key every game's seed comes from (created if missing; "
+                          "default: private/deal.key in the results folder); with the "
+                          "tournament file it replays every deal exactly")
     run.set_defaults(run=run_arena, parser=run)
     check = commands.add_parser(
         "check", help="check that a bot is ready for tournaments (docs/arena.md)",
@@ -57,6 +61,10 @@ def add_arena(subparsers: Any) -> None:
                                       "manifest's `games` names, or every game)")
     check.add_argument("--decision-ms", type=int, default=5000,
                        help="time limit per decision (default 5000, the arena's)")
+    check.add_argument("--startup-ms", type=int, default=10_000,
+                       help="how long the bot may take, from its launch, to make contact "
+                            "with its game (default %(default)s, a tournament's default "
+                            "[time] startup_ms)")
     check.add_argument("--server", metavar="HOST:PORT",
                        help="play on this service (default: start an embedded one)")
     check.add_argument("--logs", help="keep the bot's logs in this folder")
@@ -96,8 +104,11 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
     progress = None if args.no_progress else ProgressLine(sys.stderr)
     site = SiteUpdater(output, describe(config), progress)
     tournament = Tournament(config, "", output,  # the server is known once started
-                            on_result=site.update)
+                            on_result=site.update, deal_key=deal_key_path(args))
     status = tournament.progress()
+    site.meta["sandbox"] = tournament.sandbox_plan().summary()  # "required": refused here
+    print(site.meta["sandbox"], file=out)
+    print(deal_key_line(tournament), file=out)
     print(status.line(), file=out, flush=True)
     if status.left:
         check_bots(config.bots, out)
@@ -113,9 +124,22 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
         remove_redis_data(output, out)
     outcomes = sorted(ResultsFile(output / "results.jsonl").load(), key=lambda o: o.index)
     if outcomes:
-        write_report(outcomes, output, describe(config), out, complete=left == 0,
+        write_report(outcomes, output, site.meta, out, complete=left == 0,
                      total=tournament.total_games())
     return 0
+
+
+def deal_key_path(args: argparse.Namespace) -> Path | None:
+    """--deal-key FILE, if given."""
+    named = getattr(args, "deal_key", None)
+    return Path(named).resolve() if named else None
+
+
+def deal_key_line(tournament: Tournament) -> str:
+    """Where the deal key is (never the key itself)."""
+    how = "created" if tournament.key_created else "from"
+    return (f"deals: secret, seeded by the deal key {how} {tournament.key_path} (keep it "
+            f"private; with the tournament file it replays every deal)")
 
 
 class SiteUpdater:
@@ -171,6 +195,8 @@ def run_check(args: argparse.Namespace) -> int:
     """`curia arena check`: exit code 0 only if every check passes."""
     from arena.check import check_bot
 
+    if args.startup_ms < 1:
+        args.parser.error("--startup-ms must be at least 1")
     out = sys.stdout
 
     @contextlib.contextmanager
@@ -180,7 +206,7 @@ def run_check(args: argparse.Namespace) -> int:
             yield server
 
     passed = check_bot(Path(args.bot), out, serve, game=args.game,
-                       decision_ms=args.decision_ms,
+                       decision_ms=args.decision_ms, startup_ms=args.startup_ms,
                        logs=Path(args.logs) if args.logs else None)
     print(f"\n{'PASS' if passed else 'FAIL'}: {args.bot}", file=out)
     return 0 if passed else 1
@@ -222,6 +248,7 @@ def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any]
     """Print the leaderboard, crosstable and seat statistics; write the exports, the plot
     and the tournament site (index.html, replays/)."""
     from arena import report
+    from arena.deals import published
     from arena.plot import plot_ratings
     from arena.site import write_site
 
@@ -234,12 +261,18 @@ def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any]
     ]
     if meta.get("sprt"):
         sections.insert(0, ("SPRT", sprt_text(outcomes, meta["sprt"])))
+    if void := report.format_void(outcomes):
+        sections.append(("void games (the host's fault: not counted)", void))
     text = "\n\n".join(f"{title}\n{body}" for title, body in sections)
+    if meta.get("sandbox"):
+        text += f"\n\n{meta['sandbox']}"
     print(f"\n{text}", file=out)
     (folder / "leaderboard.txt").write_text(text + "\n")
-    export = {"tournament": meta, **report.to_json(outcomes)}
+    listed = published(folder, outcomes)  # a game's row waits for the end of its deal
+    export = {"tournament": meta, **report.to_json(outcomes),
+              "games": [game.to_json() for game in in_index_order(listed)]}
     (folder / "tournament.json").write_text(json.dumps(export, indent=1, sort_keys=True))
-    (folder / "games.csv").write_text(report.games_csv(outcomes))
+    (folder / "games.csv").write_text(report.games_csv(listed))
     (folder / "ratings.csv").write_text(report.ratings_csv(rows))
     _, history = elo_history(outcomes)
     plot_ratings(history, folder / "ratings.png")

@@ -54,10 +54,14 @@ class CuriaClient:
                     options: dict[str, int] | None = None, seed: int | None = None,
                     open_seats: tuple[int, ...] = (), decision_ms: int = 0,
                     bank_ms: int = 0, on_timeout: str = "random",
-                    forfeit_on_illegal: bool = False) -> pb.CreateGameResponse:
+                    forfeit_on_illegal: bool = False,
+                    wait_for_players: bool = False) -> pb.CreateGameResponse:
+        """A new game; `wait_for_players`: it starts once every seat has made contact
+        (CreateGameRequest.wait_for_players)."""
         request = pb.CreateGameRequest(
             game=game, variant=variant, num_seats=num_seats, options=options or {},
             open_seats=list(open_seats), forfeit_on_illegal=forfeit_on_illegal,
+            wait_for_players=wait_for_players,
             time_control=pb.TimeControl(
                 decision_ms=decision_ms, bank_ms=bank_ms,
                 on_timeout=pb.TIMEOUT_POLICY_FORFEIT if on_timeout == "forfeit"

@@ -77,6 +77,8 @@ CAUSES = {"seat": pb.DECISION_CAUSE_SEAT, "timeout": pb.DECISION_CAUSE_TIMEOUT,
 #: Server decisions (time-outs, forfeited seats) in a row, with no seat deciding, after
 #: which a game is abandoned: nobody is playing it (`curia serve --autoplay-limit`).
 DEFAULT_AUTOPLAY_LIMIT = 64
+#: Why a game waiting for its players ends when every seat has resigned before the start.
+NOBODY_STARTED = "every seat resigned before the game started"
 
 
 def check_game_id(game_id: str) -> None:
@@ -220,11 +222,13 @@ class GameKeeper:
                 "decision_ms": decision_ms, "bank_ms": bank_ms,
                 "forfeit_on_illegal": request.forfeit_on_illegal,
                 "policy": POLICIES[request.time_control.on_timeout],
-                "created_ms": now_ms(), "start_events": events_json(state.events)}
-        status = "waiting" if open_seats else "in_progress"
+                "created_ms": now_ms(), "start_events": events_json(state.events),
+                "wait_for_players": request.wait_for_players}
+        waiting = bool(open_seats) or request.wait_for_players
+        status = "waiting" if waiting else "in_progress"
         now = now_ms()
         clock = start_movers(new_clock(meta, now), state.to_move(), now)
-        deadline = game_deadline(meta, clock, state.to_move()) if not open_seats else 0
+        deadline = game_deadline(meta, clock, state.to_move()) if not waiting else 0
         await self.store.create(game_id, meta, state.to_bytes(), status,
                                 {s: token_hash(t) for s, t in tokens.items()}, deadline, clock)
         GAMES_CREATED.labels(request.game).inc()
@@ -248,10 +252,7 @@ class GameKeeper:
             raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "no_open_seat",
                                "this game has no open seat left")
         token = secrets.token_urlsafe(32)
-        now = now_ms()
-        movers = self.states.get(stored).to_move()  # none once the game is over
-        clock = start_movers(new_clock(stored.meta, now), movers, now)
-        deadline = game_deadline(stored.meta, clock, movers)
+        deadline, clock = self._start_clock(stored)
         outcome = await self.store.join(stored.game_id, seat, token_hash(token), deadline,
                                         clock)
         if outcome == "taken":
@@ -261,6 +262,41 @@ class GameKeeper:
             raise not_found(stored.game_id)
         return pb.JoinGameResponse(seat=pb.SeatCredential(
             seat=seat, token=token, name=stored.meta["seat_names"][seat]))
+
+    def _start_clock(self, stored: StoredGame) -> tuple[int, dict[str, Any]]:
+        """The deadline and clock of a waiting game were it to start now."""
+        now = now_ms()
+        movers = self.states.get(stored).to_move()  # none once the game is over
+        clock = start_movers(new_clock(stored.meta, now), movers, now)
+        return game_deadline(stored.meta, clock, movers), clock
+
+    async def _contact(self, stored: StoredGame, seat: int | None) -> StoredGame:
+        """A seat's first authenticated call to a game waiting for its players marks it
+        present (once: later calls cost nothing); the last seat awaited starts the game.
+        The game as it stands after."""
+        if (seat is None or stored.status != "waiting" or seat in stored.present
+                or not stored.meta.get("wait_for_players")):
+            return stored
+        deadline, clock = self._start_clock(stored)
+        outcome = await self.store.contact(stored.game_id, seat, deadline, clock)
+        if outcome in ("present", "known"):
+            stored.present = stored.present | {seat}
+            return stored
+        if outcome == "started":
+            log.info("game started", extra={"game_id": stored.game_id, "seat": seat})
+            return await self._after_start(stored.game_id)
+        return await self.load(stored.game_id)  # started or ended meanwhile
+
+    async def _after_start(self, game_id: str) -> StoredGame:
+        """A game just started (or ended before its start): the server decides at once for
+        a forfeited first mover."""
+        fresh = await self.load(game_id)
+        state = self.states.get(fresh)
+        if (fresh.status == "in_progress" and not state.is_over
+                and state.to_move()[0] in fresh.forfeits):
+            await self._autoplay(fresh, self.states.fresh(fresh), None)
+            fresh = await self.load(game_id)
+        return fresh
 
     # -- reading --------------------------------------------------------------------------
     async def load(self, game_id: str) -> StoredGame:
@@ -302,6 +338,7 @@ class GameKeeper:
     async def view(self, request: pb.GetViewRequest) -> pb.GetViewResponse:
         stored = await self.load(request.game_id)
         seat = self.seat_of(stored, request.seat_token, required=False)
+        stored = await self._contact(stored, seat)
         return pb.GetViewResponse(view=self._view(stored, self.states.get(stored), seat,
                                                   request.observation_encoding))
 
@@ -313,7 +350,7 @@ class GameKeeper:
         return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
                           seat, deadline, stored.forfeits,
                           bank_left(stored.clock, seat, movers, now_ms()), stored.ended,
-                          encoding)
+                          encoding, absent_seats(stored))
 
     async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
         stored = await self.load(request.game_id)
@@ -346,6 +383,7 @@ class GameKeeper:
         stored = await self._game_to_decide(request)
         seat = self.seat_of(stored, request.seat_token, required=True)
         assert seat is not None
+        stored = await self._contact(stored, seat)
         if not REQUEST_ID.fullmatch(request.request_id):
             raise invalid("request_id must be 1-128 printable ASCII characters")
         fresh_request = (stored.status == "in_progress"
@@ -357,7 +395,9 @@ class GameKeeper:
         # (at the current version a request cannot have been applied yet: the commit
         # script still checks, so concurrent duplicates apply once)
         if stored.status == "waiting":
-            raise precondition("waiting_for_seats", "the game is waiting for open seats")
+            raise precondition("waiting_for_seats", "the game is waiting for open seats"
+                               if stored.meta["num_seats"] > len(stored.token_hashes) else
+                               "the game is waiting for every seat to make contact")
         if stored.status == "finished":
             raise precondition("game_over", "the game is over")
         if request.expected_version != stored.version:
@@ -565,18 +605,26 @@ class GameKeeper:
         assert seat is not None
         if len(request.reason) > MAX_NOTATION:
             raise invalid(f"reason is at most {MAX_NOTATION} characters")
-        if stored.status != "in_progress":
+        before_start = stored.status == "waiting" and stored.meta.get("wait_for_players")
+        if stored.status != "in_progress" and not before_start:
             raise precondition("not_in_progress", f"the game is {stored.status}")
         view = await self._forfeit(stored, seat, request.reason or "resigned")
         return pb.ResignSeatResponse(version=view.version, view=view)
 
     async def _forfeit(self, stored: StoredGame, seat: int, reason: str) -> pb.View:
-        """Record a forfeit, then decide for the seat if it is to move."""
-        merged = await self.store.forfeit(stored.game_id, seat, reason)
-        if merged is None:
+        """Record a forfeit, then decide for the seat if it is to move. In a game waiting
+        for its players the seat is no longer awaited: the last one starts the game, or
+        ends it without a result if every seat has resigned."""
+        deadline, clock = self._start_clock(stored)
+        done = await self.store.forfeit(stored.game_id, seat, reason, deadline=deadline,
+                                        clock=clock, ended=NOBODY_STARTED)
+        if done is None:
             raise precondition("not_in_progress", "the game is not in progress")
         log.info("seat forfeits", extra={"game_id": stored.game_id, "seat": seat,
-                                         "reason": reason})
+                                         "reason": reason, "outcome": done.outcome})
+        if done.outcome != "forfeited" or stored.status == "waiting":
+            fresh = await self._after_start(stored.game_id)  # started, ended or waiting
+            return self._view(fresh, self.states.get(fresh), seat)
         fresh = await self.load(stored.game_id)
         return await self._autoplay(fresh, self.states.fresh(fresh), seat)
 
@@ -585,6 +633,7 @@ class GameKeeper:
         """The view at `after_version`, then one message per later version, to the end."""
         stored = await self.load(request.game_id)
         seat = self.seat_of(stored, request.seat_token, required=False)
+        stored = await self._contact(stored, seat)
         version = request.after_version
         if version > stored.version:
             raise ServiceError(grpc.StatusCode.OUT_OF_RANGE, "future_version",
@@ -597,7 +646,7 @@ class GameKeeper:
         yield pb.WatchGameResponse(version=version, view=build_view(
             stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
             bank_left(clock, seat, state.to_move(), now_ms()), stored.ended if current else "",
-            encoding))
+            encoding, absent_seats(stored) if current else ()))
         over = stored.status == "finished"  # its log may be a compact record: no waiting
         while not state.is_over and not (current and stored.ended):
             entries = await (self.store.log(stored.game_id, version) if over
@@ -646,6 +695,17 @@ class GameKeeper:
             return state, 0, {}, new_clock(meta, meta["created_ms"])
         last = entries[-1]
         return state, last.deadline, last.forfeits, last.clock
+
+
+def absent_seats(stored: StoredGame) -> list[int]:
+    """The seats a waiting game waits for: open ones and, in a game waiting for its
+    players, those neither in contact nor resigned; none once it has started."""
+    if stored.status != "waiting":
+        return []
+    awaited = stored.meta.get("wait_for_players")
+    return [seat for seat in range(stored.meta["num_seats"])
+            if seat not in stored.token_hashes
+            or (awaited and seat not in stored.present and seat not in stored.forfeits)]
 
 
 def entry_events(meta: dict[str, Any], entries: list[LogEntry]) -> list[list[Event]]:

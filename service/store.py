@@ -7,7 +7,9 @@ Keys of one game share the hash tag `{<game id>}`, so they live in one Redis Clu
                                  forfeits (JSON {seat: reason}), clock (JSON time banks),
                                  active_ms (last create, join or seat decision),
                                  autoplay (server decisions since the last seat decision),
-                                 ended (why a game ended without a result, e.g. abandoned)
+                                 ended (why a game ended without a result, e.g. abandoned),
+                                 present:<seat> (a game waiting for its players: when the
+                                 seat first made contact, ms)
     curia:{id}:log       stream  one entry per version, id "<version>-1": seat, notation,
                                  cause, events (JSON), ms, deadline, forfeits, clock
     curia:{id}:requests  hash    "<seat>:<request id>" -> the version it produced
@@ -128,24 +130,79 @@ end
 return {'ok', tostring(version), forfeits}
 """
 
-#: KEYS: game hash. ARGV: seats and reasons to add (JSON). Returns the merged forfeits.
-FORFEIT_SCRIPT = MERGE_FORFEITS + """
-if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return false end
-return merge_forfeits(KEYS[1], ARGV[1])
+#: Whether a waiting game may start: every seat taken and, in a game waiting for its
+#: players, each in contact or resigned; and the start itself (the first deciders' clocks
+#: run from `now`; the game's keys get the live TTL).
+START_WHEN_SETTLED = """
+local function settled(key, meta)
+  local forfeits = cjson.decode(redis.call('HGET', key, 'forfeits') or '{}')
+  for seat = 0, meta['num_seats'] - 1 do
+    if redis.call('HEXISTS', key, 'token:' .. seat) == 0 then return false end
+    if meta['wait_for_players'] and forfeits[tostring(seat)] == nil
+        and redis.call('HEXISTS', key, 'present:' .. seat) == 0 then
+      return false
+    end
+  end
+  return true
+end
+local function start(key, deadline, clock, now, ttl)
+  redis.call('HSET', key, 'status', 'in_progress', 'deadline', deadline, 'clock', clock,
+             'active_ms', now)
+  redis.call('EXPIRE', key, tonumber(ttl))
+end
 """
 
-#: KEYS: game hash. ARGV: seat, token hash, status, deadline and clock when this seat was
-#: the last open one, now (ms), the live TTL.
-JOIN_SCRIPT = """
+#: KEYS: game hash. ARGV: seats and reasons to add (JSON); then, for a game waiting for
+#: its players: the deadline and clock if this settles the last seat, now (ms), the live
+#: TTL, why the game ends if every seat has resigned, the finished TTL. Returns the
+#: outcome ('forfeited'; 'started' or 'ended' for a game that was waiting) and the merged
+#: forfeits; false if the game is not in progress (nor waiting for its players).
+FORFEIT_SCRIPT = MERGE_FORFEITS + START_WHEN_SETTLED + """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'in_progress' then return {'forfeited', merge_forfeits(KEYS[1], ARGV[1])} end
+if status ~= 'waiting' then return false end
+local meta = cjson.decode(redis.call('HGET', KEYS[1], 'meta'))
+if not meta['wait_for_players'] then return false end
+local merged = merge_forfeits(KEYS[1], ARGV[1])
+if not settled(KEYS[1], meta) then return {'forfeited', merged} end
+local forfeits = cjson.decode(merged)
+for seat = 0, meta['num_seats'] - 1 do
+  if forfeits[tostring(seat)] == nil then
+    start(KEYS[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+    return {'started', merged}
+  end
+end
+redis.call('HSET', KEYS[1], 'status', 'finished', 'ended', ARGV[6], 'deadline', 0)
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[7]))
+return {'ended', merged}
+"""
+
+#: KEYS: game hash. ARGV: seat, token hash, deadline and clock when this seat was the
+#: last one awaited, now (ms), the live TTL.
+JOIN_SCRIPT = START_WHEN_SETTLED + """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
 if redis.call('HEXISTS', KEYS[1], 'token:' .. ARGV[1]) == 1 then return 'taken' end
-redis.call('HSET', KEYS[1], 'token:' .. ARGV[1], ARGV[2], 'active_ms', ARGV[6])
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[7]))
+redis.call('HSET', KEYS[1], 'token:' .. ARGV[1], ARGV[2], 'active_ms', ARGV[5])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[6]))
 local meta = cjson.decode(redis.call('HGET', KEYS[1], 'meta'))
-for seat = 0, meta['num_seats'] - 1 do
-  if redis.call('HEXISTS', KEYS[1], 'token:' .. seat) == 0 then return 'joined' end
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' or not settled(KEYS[1], meta) then
+  return 'joined'
 end
-redis.call('HSET', KEYS[1], 'status', ARGV[3], 'deadline', ARGV[4], 'clock', ARGV[5])
+start(KEYS[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+return 'started'
+"""
+
+#: KEYS: game hash. ARGV: seat, now (ms), the deadline and clock if this is the last seat
+#: awaited, the live TTL. A seat's first contact with a game waiting for its players:
+#: 'present' (marked), 'started' (marked, and it was the last one awaited), 'known'
+#: (marked before) or 'not_waiting' (started, finished or gone: nothing changes).
+CONTACT_SCRIPT = START_WHEN_SETTLED + """
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 'not_waiting' end
+if redis.call('HSETNX', KEYS[1], 'present:' .. ARGV[1], ARGV[2]) == 0 then return 'known' end
+if not settled(KEYS[1], cjson.decode(redis.call('HGET', KEYS[1], 'meta'))) then
+  return 'present'
+end
+start(KEYS[1], ARGV[3], ARGV[4], ARGV[2], ARGV[5])
 return 'started'
 """
 
@@ -216,6 +273,8 @@ class StoredGame:
     active_ms: int = 0
     autoplay: int = 0
     ended: str = ""
+    #: The seats that have made contact with a game waiting for its players.
+    present: frozenset[int] = frozenset()
 
     def copy(self) -> StoredGame:
         """A shallow copy (copy.copy, without its generic machinery: this is per request)."""
@@ -237,6 +296,16 @@ class LogEntry:
     deadline: int
     forfeits: dict[int, str]
     clock: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """What the forfeit script answered: 'forfeited', or, for a game that was waiting for
+    its players, 'started' (the last seat awaited resigned) or 'ended' (every seat has
+    resigned: over without a result); and the merged forfeits."""
+
+    outcome: str
+    forfeits: dict[int, str]
 
 
 @dataclass(frozen=True)
@@ -275,6 +344,7 @@ class GameStore:
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._commit_sha = link.script(COMMIT_SCRIPT) if link is not None else ""
         self._join = client.register_script(JOIN_SCRIPT)
+        self._contact = client.register_script(CONTACT_SCRIPT)
         self._forfeit = client.register_script(FORFEIT_SCRIPT)
         self._abandon = client.register_script(ABANDON_SCRIPT)
         self._expire_waiting = client.register_script(EXPIRE_WAITING_SCRIPT)
@@ -349,6 +419,7 @@ class GameStore:
         if not raw or b"meta" not in raw:
             return None
         tokens = {int(k[6:]): v.decode() for k, v in raw.items() if k.startswith(b"token:")}
+        present = frozenset(int(k[8:]) for k in raw if k.startswith(b"present:"))
         return StoredGame(
             game_id=game_id, meta=orjson.loads(raw[b"meta"]), state=raw[b"state"],
             version=int(raw[b"version"]), status=raw[b"status"].decode(),
@@ -356,7 +427,7 @@ class GameStore:
             deadline=int(raw.get(b"deadline", b"0")),
             clock=orjson.loads(raw.get(b"clock", b"{}")),
             active_ms=int(raw.get(b"active_ms", b"0")), autoplay=int(raw.get(b"autoplay", b"0")),
-            ended=raw.get(b"ended", b"").decode())
+            ended=raw.get(b"ended", b"").decode(), present=present)
 
     async def request_version(self, game_id: str, seat: int, request_id: str) -> int | None:
         """The version a request id already produced for this seat, if any."""
@@ -415,23 +486,54 @@ class GameStore:
 
     async def join(self, game_id: str, seat: int, hashed: str, deadline: int,
                    clock: dict[str, Any]) -> str:
-        """Take an open seat: 'joined', 'started' (the last one), 'taken' or 'missing'."""
+        """Take an open seat: 'joined', 'started' (the last one awaited), 'taken' or
+        'missing'."""
+        now = now_ms()
         with series(REDIS_SECONDS, "join").time():
             answer = await self._join(keys=[keys(game_id)[0]], args=[
-                seat, hashed, "in_progress", deadline, _dumps(clock), now_ms(),
-                self.live_ttl])
-        outcome = answer.decode() if isinstance(answer, bytes) else str(answer)
+                seat, hashed, deadline, _dumps(clock), now, self.live_ttl])
+        outcome = _text(answer)
         if outcome in ("joined", "started"):
-            await self.schedule(game_id, self.next_look(deadline if outcome == "started"
-                                                        else 0, now_ms()))
+            await self._look_after_start(game_id, outcome, deadline, now)
         return outcome
 
-    async def forfeit(self, game_id: str, seat: int, reason: str) -> dict[int, str] | None:
-        """Add a forfeit to a game in progress; the merged forfeits, or None if not in play."""
+    async def contact(self, game_id: str, seat: int, deadline: int,
+                      clock: dict[str, Any]) -> str:
+        """A seat's first contact with a game waiting for its players (CONTACT_SCRIPT):
+        'present', 'started' (the last seat awaited), 'known' or 'not_waiting'."""
+        now = now_ms()
+        with series(REDIS_SECONDS, "contact").time():
+            answer = await self._contact(keys=[keys(game_id)[0]], args=[
+                seat, now, deadline, _dumps(clock), self.live_ttl])
+        outcome = _text(answer)
+        if outcome == "started":
+            await self._look_after_start(game_id, outcome, deadline, now)
+        return outcome
+
+    async def _look_after_start(self, game_id: str, outcome: str, deadline: int,
+                                now: int) -> None:
+        """File when the sweeper must next look at a game joined or just started."""
+        await self.schedule(game_id, self.next_look(deadline if outcome == "started" else 0,
+                                                    now))
+
+    async def forfeit(self, game_id: str, seat: int, reason: str, *, deadline: int = 0,
+                      clock: dict[str, Any] | None = None, ended: str = "") -> Forfeit | None:
+        """Add a forfeit to a game in progress, or waiting for its players (`deadline` and
+        `clock` start it if this settles the last seat; `ended` is why it ends if every
+        seat has resigned); None if the game is neither."""
+        now = now_ms()
         with series(REDIS_SECONDS, "forfeit").time():
-            merged = await self._forfeit(keys=[keys(game_id)[0]],
-                                         args=[json.dumps({str(seat): reason})])
-        return _forfeits(merged) if merged else None
+            answer = await self._forfeit(keys=[keys(game_id)[0]], args=[
+                json.dumps({str(seat): reason}), deadline, _dumps(clock or {}), now,
+                self.live_ttl, ended, self.finished_ttl])
+        if not answer:
+            return None
+        outcome = _text(answer[0])
+        if outcome == "started":
+            await self._look_after_start(game_id, outcome, deadline, now)
+        elif outcome == "ended":
+            await self.forget(game_id)
+        return Forfeit(outcome, _forfeits(answer[1]))
 
     async def log(self, game_id: str, after_version: int = 0,
                   up_to: int | None = None) -> list[LogEntry]:
@@ -595,6 +697,10 @@ def last_request_per_seat(requests: dict[bytes, bytes]) -> list[bytes]:
 def _dumps(value: Any) -> bytes:
     """Compact JSON (integer keys written as strings, as the json module does)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _text(answer: bytes | str) -> str:
+    return answer.decode() if isinstance(answer, bytes) else str(answer)
 
 
 def _forfeits(text: bytes | str) -> dict[int, str]:

@@ -8,6 +8,7 @@ spectator observation. Tokens, the seed and the engine's full state never appear
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -98,17 +99,20 @@ DECISIONS = DecisionMessages()
 def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: int,
                status: str, seat: int | None, deadline: int, forfeits: dict[int, str],
                bank_left: int | None = None, ended: str = "",
-               encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED) -> pb.View:
+               encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED,
+               absent: Sequence[int] = ()) -> pb.View:
     """The view of `seat` (None: a spectator) of a game at `version`; `ended` says why a
     game ended without the engine's result (e.g. abandoned); `encoding` which encodings of
-    the observation it carries (an ObservationEncoding)."""
+    the observation it carries (an ObservationEncoding); `absent` the seats a waiting
+    game waits for."""
     view = pb.View(
         game_id=game_id, version=version, status=STATUS[status],
         to_move=list(state.to_move()) if status == "in_progress" else [],
-        pending=_pending(state, status, ended),
+        pending=_pending(state, status, ended, meta),
         deadline_unix_ms=deadline if status == "in_progress" else 0,
         game=state.game, variant=state.variant, seat_names=meta["seat_names"],
         forfeited_seats=sorted(forfeits), turn=state.turn_number(),
+        absent_seats=list(absent) if status == "waiting" else [],
     )
     if encoding != pb.OBSERVATION_ENCODING_NONE:
         _add_observation(view, OBSERVATIONS.encoded(game_id, version, state, seat), encoding)
@@ -140,7 +144,9 @@ def _add_observation(view: pb.View, encoded: EncodedObservation, encoding: int) 
         view.observation_json = encoded.json()
 
 
-def _pending(state: GameState, status: str, ended: str) -> str:
+def _pending(state: GameState, status: str, ended: str, meta: dict[str, Any]) -> str:
+    if status == "waiting" and meta.get("wait_for_players"):
+        return "waiting for every seat to make contact"
     if status == "waiting":
         return "waiting for open seats to be joined"
     if ended and status == "finished":

@@ -21,6 +21,20 @@ s and seed k:
   cannot: the same decision (or, for another seat's secret choice, any decision) applied
   in the real state and in a determinization, if the viewer's observations agree before
   and after, yields the same events for that viewer.
+
+And `determinize(seat, k)` keeps nothing `seat` cannot see:
+
+* not the real RNG (every `Rng` the state holds differs from the real one and varies with
+  `k`, so the copy's future draws are not the real game's);
+* not the outcomes fixed with `fix_chance` on the real state (`fixed_outcome` is empty in
+  the copy, which continues exactly like a copy of the state without them);
+* not the real order or place of hidden cards: states rebuilt from the seat's
+  observation alone (`from_observation`, blind by construction) say which values are
+  hidden and how often chance puts the real value there; determinizations must not put
+  it there almost always (`check_hidden_not_kept`, a statistical test);
+* nothing at all beyond the seat's observation: two states rebuilt from it with
+  different seeds give byte-identical determinizations for the same `k` (a copy
+  shuffled from the real order, not from a canonical one, would tell the order).
 """
 
 from __future__ import annotations
@@ -47,7 +61,7 @@ from games import (
     load,
     new_game,
 )
-from games.core import JSON, notation
+from games.core import JSON, Rng, notation
 
 #: Random play must end within this many decisions (with a game's default options).
 DECISION_LIMIT = 20_000
@@ -61,6 +75,21 @@ JUNK: tuple[object, ...] = (
 )
 #: Seat numbers no game has (besides `num_seats` itself, added per game).
 NO_SUCH_SEATS: tuple[object, ...] = (-1, 99, "0", None, 1.0)
+#: Determinizations, and blind rebuilds from the observation, per position and seat in
+#: `check_hidden_not_kept`.
+LEAK_SAMPLES = 32
+#: A value is tested as hidden where the blind rebuilds vary and hold the real value in at
+#: most this many of `LEAK_SAMPLES` (chance ≤ 1/4).
+CHANCE_AT_MOST = 8
+#: ... and fails if determinizations hold the real value in at least this many. With the
+#: same sampling law for both, P(blind ≤ 8 and determinized ≥ 30 of 32) ≤ 1.3e-9 per
+#: value tested, whatever the chance c of the real value (worst near c = 0.59).
+KEPT_AT_LEAST = 30
+#: Decisions of random play compared after a determinization in
+#: `check_determinize_forgets_fixed_chance`.
+FOLLOW_STEPS = 40
+#: Seed offset of the blind rebuilds, so that they never share a seed with determinize.
+BLIND_SEEDS = 10_000
 
 
 class Config(NamedTuple):
@@ -249,12 +278,15 @@ def check_determinizations(state: GameState, seeds: range, seen: HiddenInformati
                 f"{state.game} declares no private information, yet seat {seat} sees more "
                 f"than a spectator: {_difference(view, spectator)}")
             seen.saw_private.add(seat)
+    real_rngs = rng_states(state)
     for seat in range(state.num_seats):
         legal = state.legal_decisions(seat)
         others: dict[int, set[str]] = {t: set() for t in range(state.num_seats) if t != seat}
+        rngs: set[tuple[tuple[str, int], ...]] = set()
         for k in seeds:
             twin = state.determinize(seat, k)
             where = f"determinize({seat}, {k})"
+            rngs.add(check_rng_resampled(twin, real_rngs, where))
             own = twin.observation(seat)
             assert own == views[seat], (
                 f"{where} changed what seat {seat} sees: {_difference(own, views[seat])}")
@@ -275,6 +307,9 @@ def check_determinizations(state: GameState, seeds: range, seen: HiddenInformati
         again = state.determinize(seat, seeds[0]).to_bytes()
         assert again == state.determinize(seat, seeds[0]).to_bytes(), (
             f"determinize({seat}, {seeds[0]}) is not a function of the state and the seed")
+        assert not real_rngs or len(rngs) == len(seeds), (
+            f"determinize({seat}, k) gives the same RNG state for different seeds k "
+            f"{list(seeds)}: what follows a determinization must vary with its seed")
         seen.varied |= {(seat, other) for other, values in others.items() if len(values) > 1}
     assert state.to_bytes() == before, "determinize changed the real state"
 
@@ -463,6 +498,150 @@ def check_creation_events(config: Config, options: JSON, seeds: range) -> None:
                     f"but different events: {expected} vs {shown}")
             else:
                 seen[key] = (seed, shown)
+
+
+# ---------------------------------------------------------------------------------------
+# Determinizations keep nothing hidden
+# ---------------------------------------------------------------------------------------
+#: Where a value sits in a state's full data: its keys and list indexes.
+Path = tuple[object, ...]
+
+
+def rng_states(state: GameState) -> dict[str, int]:
+    """The state of each seeded `Rng` a position holds, by attribute: its future draws."""
+    attributes = getattr(state, "__dict__", {})
+    return {name: value.state for name, value in attributes.items() if isinstance(value, Rng)}
+
+
+def check_rng_resampled(twin: GameState, real: dict[str, int],
+                        where: str) -> tuple[tuple[str, int], ...]:
+    """`twin` holds none of the `real` RNG states (its draws would be the real game's);
+    returns its RNG states, for the caller to check that they vary with the seed."""
+    mine = rng_states(twin)
+    kept = sorted(name for name, value in mine.items() if real.get(name) == value)
+    assert not kept, (
+        f"{where} keeps the real RNG state ({', '.join(kept)}): its future chance "
+        f"outcomes would be the real game's")
+    return tuple(sorted(mine.items()))
+
+
+def fix_every_chance(state: GameState) -> GameState:
+    """A clone of `state` with outcomes fixed for every kind of chance it has: each listed
+    outcome in order, or a placeholder where the game lists none."""
+    fixed = state.clone()
+    for kind in state.chance_kinds:
+        fixed.fix_chance(kind, *sorted(state.chance_outcomes(kind) or ("conformance",)))
+    return fixed
+
+
+def follow(state: GameState, seed: int, steps: int = FOLLOW_STEPS) -> list[object]:
+    """What `steps` decisions of random play (from `seed`) do to `state`: their events, the
+    error that stopped them if any, and the bytes at the end."""
+    rng = random.Random(seed)
+    trace: list[object] = []
+    for _ in range(steps):
+        movers = state.to_move()
+        if not movers:
+            break
+        seat = movers[rng.randrange(len(movers))]
+        try:
+            trace.append(state.apply(seat, rng.choice(state.legal_decisions(seat))))
+        except ValueError as error:  # a fixed draw that cannot happen, say
+            trace.append(f"{type(error).__name__}: {error}")
+            break
+    return [*trace, state.to_bytes()]
+
+
+def check_determinize_forgets_fixed_chance(state: GameState, seat: int, seed: int) -> None:
+    """Outcomes fixed on the real state are not in its determinization, which continues
+    exactly like a determinization of the state without them."""
+    where = f"determinize({seat}, {seed})"
+    twin = fix_every_chance(state).determinize(seat, seed)
+    for kind in state.chance_kinds:
+        assert twin.clone().fixed_outcome(kind) is None, (
+            f"{where} keeps the {kind!r} outcomes fixed with fix_chance on the real state")
+    plain = state.determinize(seat, seed)
+    assert follow(twin, seed) == follow(plain, seed), (
+        f"{where} of a state with fixed chance outcomes continues otherwise than {where} "
+        f"of the same state without them: it carries the fixed draws")
+
+
+def check_determinize_reads_only_the_view(state: GameState, seat: int, seeds: range) -> None:
+    """Two states rebuilt from `seat`'s observation with different seeds differ only in
+    what it cannot see, so their determinizations for `seat` and `k` are the same bytes."""
+    view = json.loads(json.dumps(state.observation(seat)))
+    one, two = (games.from_observation(view, BLIND_SEEDS + i) for i in (0, 1))
+    for k in seeds:
+        a, b = one.determinize(seat, k), two.determinize(seat, k)
+        assert a.to_bytes() == b.to_bytes(), (
+            f"determinize({seat}, {k}) depends on more than seat {seat} sees: on two states "
+            f"rebuilt from its observation it differs at {_paths_differing(a, b)}")
+
+
+def leaves(data: object) -> dict[Path, object]:
+    """Every scalar of JSON-like data by its path of keys and list indexes."""
+    found: dict[Path, object] = {}
+    stack: list[tuple[Path, object]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(((*path, key), item) for key, item in value.items())
+        elif isinstance(value, list | tuple):
+            stack.extend(((*path, index), item) for index, item in enumerate(value))
+        else:
+            found[path] = value
+    return found
+
+
+def hidden_values(state: GameState, seat: int, samples: int) -> dict[Path, int]:
+    """The values of the full state (`to_json`) hidden from `seat`, each with its chance:
+    in how many of `samples` states rebuilt from the seat's observation alone
+    (`from_observation`, blind by construction) the real value is there too. Hidden are
+    the values on which the rebuilt states differ."""
+    real = leaves(state.to_json())
+    view = json.loads(json.dumps(state.observation(seat)))
+    blind = [leaves(games.from_observation(view, BLIND_SEEDS + k).to_json())
+             for k in range(samples)]
+    hidden = {}
+    for path, value in real.items():
+        found = [values.get(path, _MISSING) for values in blind]
+        if len(set(found)) > 1:
+            hidden[path] = found.count(value)
+    return hidden
+
+
+def check_hidden_not_kept(state: GameState, seat: int, samples: int = LEAK_SAMPLES) -> int:
+    """Determinizations for `seat` (seeds `range(samples)`) do not keep hidden values
+    where they really are: where chance puts the real value at most `CHANCE_AT_MOST`
+    times in `samples`, they must not put it there `KEPT_AT_LEAST` times (a copy keeping
+    a deck's real order, or the real RNG, puts it there every time). Returns how many
+    values were tested."""
+    real = leaves(state.to_json())
+    hidden = {path: chance for path, chance in hidden_values(state, seat, samples).items()
+              if chance <= CHANCE_AT_MOST}
+    twins = [leaves(state.determinize(seat, k).to_json()) for k in range(samples)]
+    for path, chance in hidden.items():
+        kept = sum(values.get(path, _MISSING) == real[path] for values in twins)
+        assert kept < KEPT_AT_LEAST, (
+            f"determinize({seat}, k) keeps the real hidden value at {_path(path)} "
+            f"({real[path]!r}) in {kept} of {samples} seeds k, where chance (states rebuilt "
+            f"from seat {seat}'s observation alone) puts it there in {chance} of {samples}")
+    return len(hidden)
+
+
+_MISSING = object()
+
+
+def _path(path: Path) -> str:
+    """A path of keys and indexes as text, e.g. ``deck.3`` or ``families.1.hand.0``."""
+    return ".".join(map(str, path))
+
+
+def _paths_differing(a: GameState, b: GameState, shown: int = 6) -> str:
+    """The first paths at which two states' full data differ, for failure messages."""
+    one, two = leaves(a.to_json()), leaves(b.to_json())
+    paths = [p for p in {**one, **two} if one.get(p, _MISSING) != two.get(p, _MISSING)]
+    return ", ".join(_path(p) for p in paths[:shown]) or "(the framing of the bytes)"
 
 
 def _difference(actual: JSON, expected: JSON) -> str:

@@ -16,7 +16,11 @@ sample. For each, from several seeds, random play:
   game with private information really resamples it (and a game without any shows every
   seat what a spectator sees); `from_observation` rebuilds a state that shows its viewer
   the same and gives it the same decisions; events never tell a viewer more than its
-  observations do.
+  observations do;
+* keeps in `determinize(seat, k)` nothing the seat cannot see: not the real RNG (at every
+  position), and, at positions spread over a game, not the outcomes fixed with
+  `fix_chance`, not hidden cards where they really are (a statistical test against
+  states rebuilt blind from the seat's observation), nothing beyond that observation.
 
 The checks themselves are in tests/conformance.py (a game's own tests may reuse them).
 Games are kept short where a game offers an option for it (`SHORT_OPTIONS`); the tests
@@ -43,7 +47,7 @@ from games import (
     load,
     new_game,
 )
-from games.core import JSON, Decision, Event
+from games.core import JSON, Decision, Event, GameState
 from tests.conformance import (
     DECISION_LIMIT,
     Config,
@@ -52,8 +56,11 @@ from tests.conformance import (
     all_configs,
     check_creation_events,
     check_determinizations,
+    check_determinize_forgets_fixed_chance,
+    check_determinize_reads_only_the_view,
     check_events_reveal_nothing,
     check_from_observation,
+    check_hidden_not_kept,
     check_position,
     check_refusals,
     check_result,
@@ -75,6 +82,9 @@ SHORT_OPTIONS: dict[str, JSON] = {"municipium": {"max_turns": 20}}
 GAME_SEEDS = range(3)
 #: Seeds of the determinizations (and rebuilt states) compared at each position.
 SAMPLE_SEEDS = range(3)
+#: Positions, spread over a random game, where determinizations are searched for hidden
+#: values kept (each with `LEAK_SAMPLES` determinizations per seat).
+LEAK_POSITIONS = 6
 
 
 def short(config: Config) -> JSON:
@@ -85,6 +95,14 @@ def positions(config: Config, seed: int) -> Iterator[Step]:
     """Every position of a short random game of `config`, the end included."""
     state = new_game(config.game, config.variant, config.seats, short(config), seed)
     yield from random_walk(state, random.Random(seed))
+
+
+def spread_positions(config: Config, seed: int, count: int) -> list[GameState]:
+    """`count` positions (copies) spread evenly over a short random game of `config`, its
+    start and end included."""
+    states = [step.state.clone() for step in positions(config, seed)]
+    picks = {round(i * (len(states) - 1) / max(count - 1, 1)) for i in range(count)}
+    return [states[i] for i in sorted(picks)]
 
 
 parametrize = pytest.mark.parametrize("config", CONFIGS, ids=IDS)
@@ -183,6 +201,21 @@ def test_views_agree_with_determinizations(config: Config) -> None:
             state = step.state
         assert state is not None
         seen.check_game(state)
+
+
+@parametrize
+def test_determinizations_keep_nothing_the_seat_cannot_see(config: Config) -> None:
+    """Neither hidden cards where they really are (against chance), nor outcomes fixed on
+    the real state, nor anything beyond the seat's observation. (The real RNG is checked
+    at every position, by `check_determinizations`.)"""
+    tested = 0
+    for state in spread_positions(config, GAME_SEEDS[0], LEAK_POSITIONS):
+        for seat in range(state.num_seats):
+            tested += check_hidden_not_kept(state, seat)
+            check_determinize_forgets_fixed_chance(state, seat, seat)
+            check_determinize_reads_only_the_view(state, seat, SAMPLE_SEEDS[:2])
+    hides = GAMES[config.game].private_information or new_game(*config).chance_kinds
+    assert tested or not hides, "no hidden value was tested: the leak test proves nothing"
 
 
 @parametrize

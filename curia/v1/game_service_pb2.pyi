@@ -115,7 +115,7 @@ class TimeControl(_message.Message):
     def __init__(self, decision_ms: _Optional[int] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game", "variant", "num_seats", "options", "seed", "open_seats", "time_control", "forfeit_on_illegal")
+    __slots__ = ("game", "variant", "num_seats", "options", "seed", "open_seats", "time_control", "forfeit_on_illegal", "wait_for_players")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -131,6 +131,7 @@ class CreateGameRequest(_message.Message):
     OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     FORFEIT_ON_ILLEGAL_FIELD_NUMBER: _ClassVar[int]
+    WAIT_FOR_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     game: str
     variant: str
     num_seats: int
@@ -139,7 +140,8 @@ class CreateGameRequest(_message.Message):
     open_seats: _containers.RepeatedScalarFieldContainer[int]
     time_control: TimeControl
     forfeit_on_illegal: bool
-    def __init__(self, game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., open_seats: _Optional[_Iterable[int]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., forfeit_on_illegal: _Optional[bool] = ...) -> None: ...
+    wait_for_players: bool
+    def __init__(self, game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., open_seats: _Optional[_Iterable[int]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., forfeit_on_illegal: _Optional[bool] = ..., wait_for_players: _Optional[bool] = ...) -> None: ...
 
 class SeatCredential(_message.Message):
     __slots__ = ("seat", "token", "name")
@@ -208,7 +210,7 @@ class Event(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn")
+    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn", "absent_seats")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -226,6 +228,7 @@ class View(_message.Message):
     BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     FORFEITED_SEATS_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
+    ABSENT_SEATS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -243,7 +246,8 @@ class View(_message.Message):
     bank_left_ms: int
     forfeited_seats: _containers.RepeatedScalarFieldContainer[int]
     turn: int
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ...) -> None: ...
+    absent_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., absent_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("game_id", "seat_token", "observation_encoding")

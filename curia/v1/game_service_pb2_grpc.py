@@ -163,7 +163,8 @@ class GameServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ResignSeat(self, request, context):
-        """A seat resigns (forfeits): it is ranked last and the server decides for it from now on.
+        """A seat resigns (forfeits): it is ranked last and the server decides for it from now on
+        (also before the start of a game created with `wait_for_players`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,18 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from arena.check import check_bot, plan_games
+from arena.check import check_bot, patience_ms, plan_games
 
 REPO = Path(__file__).resolve().parents[2]
 BADBOTS = Path(__file__).resolve().parent / "badbots"
 
 
 def check(bot: Path, server: str, *, game: str | None = "municipium",
-          decision_ms: int = 5000) -> tuple[bool, dict[str, str], str]:
+          decision_ms: int = 5000, startup_ms: int = 10_000
+          ) -> tuple[bool, dict[str, str], str]:
     """Run the check on the test server: (passed, check name -> its line, the output)."""
     out = io.StringIO()
     passed = check_bot(bot, out, lambda: contextlib.nullcontext(server), game=game,
-                       decision_ms=decision_ms)
+                       decision_ms=decision_ms, startup_ms=startup_ms)
     text = out.getvalue()
     lines = {line[6:].split(":")[0]: line for line in text.splitlines()
              if line.startswith(("PASS  ", "FAIL  "))}
@@ -50,9 +52,9 @@ def test_a_shipped_stdio_bot_passes_from_the_command_line() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     verdicts = [line for line in done.stdout.splitlines() if line[:4] in ("PASS", "FAIL")]
     names = [line[6:].split(":")[0] for line in verdicts[:-1]]
-    assert names == ["manifest", "game", "build", "starts", "answers in time",
-                     "legal decisions", "survives a long game", "within its limits",
-                     "exits at the end"]
+    assert names == ["manifest", "game", "build", "starts", "starts in time",
+                     "answers in time", "legal decisions", "survives a long game",
+                     "within its limits", "exits at the end"]
     assert all(line.startswith("PASS") for line in verdicts), done.stdout
 
 
@@ -82,6 +84,30 @@ def test_each_bad_bot_fails_its_check_with_its_stderr(server: str, bot: str, gam
     assert says in lines[failed], text
     assert stderr in text.split(lines[failed], 1)[1], text  # the stderr under the line
     assert lines["manifest"].startswith("PASS") and lines["build"].startswith("PASS")
+
+
+def test_a_bot_slow_to_start_fails_its_own_line_and_loses_no_decision_time(
+        server: str) -> None:
+    """The bot takes 3 s to start. With startup_ms = 1500 the check says so, on its own
+    line; its clock starts at its contact, so a 1 s decision limit is never missed."""
+    passed, lines, text = check(BADBOTS / "slowstart", server, game="leges",
+                                decision_ms=1000, startup_ms=1500)
+    assert not passed
+    slow = re.search(r"slow to start \((\d+) ms, limit 1500 ms\)", lines["starts in time"])
+    assert lines["starts in time"].startswith("FAIL") and slow, text
+    assert 3000 <= int(slow.group(1)) < patience_ms(1500), text
+    assert "slow-start: starting" in text.split(lines["starts in time"], 1)[1], text
+    for name in ("starts", "answers in time", "legal decisions", "survives a long game"):
+        assert lines[name].startswith("PASS"), text
+    assert "timed out" not in text
+
+
+def test_a_bot_within_its_start_up_limit_passes_it(server: str) -> None:
+    passed, lines, text = check(BADBOTS / "slowstart", server, game="leges",
+                                decision_ms=1000, startup_ms=8000)
+    assert passed, text
+    slowest = re.search(r"slowest start (\d+) ms \(limit 8000 ms\)", lines["starts in time"])
+    assert slowest and int(slowest.group(1)) >= 3000, text
 
 
 def test_a_bot_whose_command_is_missing_fails_before_any_game(tmp_path: Path) -> None:

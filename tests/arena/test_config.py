@@ -102,6 +102,9 @@ def test_a_tournament_names_its_game(tmp_path: Path) -> None:
     ('seats = 3\nvariant = "deluxe"', "unknown Municipium variant"),
     ("seats = 2", "3-5 families"),
     ("seats = 3\nrounds = 0", "at least 1"),
+    ("seats = 3\n[time]\nstartup_ms = 0", r"\[time\] startup_ms must be at least 1"),
+    ("seats = 3\n[time]\nstartup = 100", r"unknown key 'startup' in \[time\]; did you "
+                                         r"mean 'startup_ms'\?"),
 ])
 def test_bad_tournaments_are_refused(tmp_path: Path, head: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -153,3 +156,9 @@ def test_a_bot_that_does_not_play_the_game_is_refused(tmp_path: Path) -> None:
 def test_every_shipped_manifest_loads_strictly() -> None:
     for path in sorted((REPO / "bots").glob("*/bot.toml")):
         assert BotManifest.load(path).command, path
+
+
+def test_startup_ms_defaults_to_ten_seconds_and_is_read(tmp_path: Path) -> None:
+    assert TournamentConfig.load(tournament(tmp_path, "seats = 3")).startup_ms == 10_000
+    path = tournament(tmp_path, "seats = 3\n[time]\nstartup_ms = 2500")
+    assert TournamentConfig.load(path).startup_ms == 2500

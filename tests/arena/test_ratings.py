@@ -18,6 +18,7 @@ from arena.ratings import (
     BradleyTerryFit,
     GameOutcome,
     bradley_terry,
+    counted,
     elo_from_score,
     elo_history,
     elo_margin,
@@ -413,3 +414,33 @@ def test_sprt_error_rates_stay_near_alpha_and_beta() -> None:
     wrong_h1 = sum(run_sprt(random.Random(s), 0, 0, 40) != "H0" for s in range(40))
     wrong_h0 = sum(run_sprt(random.Random(s), 40, 0, 40) != "H1" for s in range(40))
     assert wrong_h1 <= 6 and wrong_h0 <= 6   # alpha = beta = 5%: 2 of 40 expected
+
+
+# --- void games -------------------------------------------------------------------------
+def void(index: int, seating: Sequence[str],
+         why: str = "seat 1 (b) did not start") -> GameOutcome:
+    return GameOutcome(index=index, seed=index, seating=tuple(seating), ranking=(), void=why,
+                       attempts=3)
+
+
+def test_a_void_game_round_trips_and_an_old_line_loads_as_counted() -> None:
+    outcome = void(4, ("a", "b"))
+    assert outcome.to_json()["void"] == "seat 1 (b) did not start"
+    assert outcome.to_json()["attempts"] == 3
+    assert GameOutcome.from_json(outcome.to_json()) == outcome
+    old = GameOutcome.from_json({"index": 0, "seed": 1, "seating": ["a", "b"],
+                                 "ranking": [[1], [0]]})
+    assert (old.void, old.attempts) == (None, 1)
+    assert "void" not in old.to_json() and "attempts" not in old.to_json()
+    with pytest.raises(ValueError, match="a void game has no ranking"):
+        GameOutcome(index=0, seed=0, seating=("a", "b"), ranking=((0,), (1,)), void="x")
+
+
+def test_void_games_count_in_no_rating() -> None:
+    played = [duel(i, "a", "b") for i in range(0, 6, 2)]
+    voids = [void(i, ("b", "a")) for i in range(1, 6, 2)]
+    assert pairwise(voids[0]) == [] and counted(played + voids) == played
+    assert head_to_head(played + voids, "a", "b") == head_to_head(played, "a", "b")
+    assert elo_history(played + voids) == elo_history(played)
+    assert fit_plackett_luce(played + voids).ratings == fit_plackett_luce(played).ratings
+    assert fit_bradley_terry(played + voids).ratings == fit_bradley_terry(played).ratings

@@ -19,6 +19,7 @@ from arena.report import (
     format_crosstable,
     format_leaderboard,
     format_seat_stats,
+    format_void,
     games_csv,
     leaderboard,
     ratings_csv,
@@ -26,7 +27,7 @@ from arena.report import (
     standings_line,
     to_json,
 )
-from tests.arena.test_ratings import duel, game, tournament
+from tests.arena.test_ratings import duel, game, tournament, void
 
 
 def mixed_games() -> list[GameOutcome]:
@@ -187,3 +188,28 @@ def test_plot_ratings_writes_a_png(tmp_path: Path) -> None:
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 10_000
+
+
+# --- void games -------------------------------------------------------------------------
+def test_void_games_are_in_their_own_table_and_in_no_other() -> None:
+    played = mixed_games()
+    replayed = GameOutcome.from_json({**played[3].to_json(), "attempts": 2})
+    outcomes = [*played[:3], replayed, void(4, ("greedy", "late", "slow"))]
+    assert [row.name for row in leaderboard(outcomes)] == \
+        [row.name for row in leaderboard(played)], "'late' played no game that counts"
+    assert crosstable(outcomes) == crosstable(played)
+    assert seat_stats(outcomes) == seat_stats(played)
+    text = format_void(outcomes)
+    assert text.splitlines() == [
+        "1 void game(s) of 5, counted in no rating; 4 attempt(s) void in all, each played "
+        "again with the same deal",
+        "game 4 (greedy, late, slow): seat 1 (b) did not start (3 attempts)"]
+    assert format_void(played) == ""
+    assert standings_line(outcomes, 10).startswith("5/10 games (1 void) · ")
+    data = to_json(outcomes)
+    assert data["void"] == {"games": [{"index": 4, "reason": "seat 1 (b) did not start",
+                                       "attempts": 3}], "attempts": 4}
+    rows = list(csv.DictReader(io.StringIO(games_csv(outcomes))))
+    assert [(r["rank"], r["void"], r["attempts"]) for r in rows if r["index"] == "4"] == \
+        [("", "seat 1 (b) did not start", "3")] * 3
+    assert {r["attempts"] for r in rows if r["index"] == "3"} == {"2"}

@@ -1,4 +1,4 @@
-"""Tournament schedules: who meets whom, in which seats, with which seed."""
+"""Tournament schedules: who meets whom, in which seats, dealt which (named) deal."""
 
 from __future__ import annotations
 
@@ -30,10 +30,18 @@ def test_round_robin_meets_every_group_in_every_seat_equally() -> None:
     assert len(groups) == 10 and set(groups.values()) == {6}
 
 
-def test_rotations_of_a_group_share_a_seed_and_rounds_do_not() -> None:
+def test_rotations_of_a_group_share_a_deal_and_rounds_do_not() -> None:
     games = round_robin(BOTS[:3], seats=3, rounds=2, seed=7)
-    assert len({g.seed for g in games[:3]}) == 1
-    assert games[0].seed != games[3].seed
+    assert len({g.deal for g in games[:3]}) == 1
+    assert games[0].deal != games[3].deal
+
+
+def test_the_public_schedule_holds_no_seed() -> None:
+    """Seeds come from the host's secret key (arena.deals), never from the schedule."""
+    games = [*round_robin(BOTS, 3, 2, seed=7), *gauntlet("c", BOTS, 3, 1, seed=7),
+             *islice(sprt_games("a", "b", BOTS, 3, seed=7), 12)]
+    assert {g.seed for g in games} == {0}
+    assert all(g.deal.startswith("seed 7 ") for g in games)
 
 
 def test_the_schedule_is_a_function_of_the_seed() -> None:
@@ -71,13 +79,13 @@ def test_gauntlet_spreads_the_fields_games_evenly() -> None:
 
 
 def test_the_interleaved_schedule_keeps_its_games_and_seeds() -> None:
-    """Interleaving only reorders: the same seatings with the same seeds as the plain
-    schedule (every combination, every rotation, seed per combination and round)."""
+    """Interleaving only reorders: the same seatings with the same deals as the plain
+    schedule (every combination, every rotation, deal per combination and round)."""
     games = round_robin(BOTS, seats=3, rounds=2, seed=4)
     assert [g.index for g in games] == list(range(60))
     by_group: dict[tuple[frozenset[str], int], set[int]] = {}
     for g in games:
-        by_group.setdefault((frozenset(g.seating), g.index // 30), set()).add(g.seed)
+        by_group.setdefault((frozenset(g.seating), g.index // 30), set()).add(g.deal)
     assert len(by_group) == 20 and all(len(seeds) == 1 for seeds in by_group.values())
     assert len(set(g.seating for g in games[:30])) == 30, "round 1 plays each seating once"
     assert round_robin(BOTS, 3, 2, seed=4) == games
@@ -100,6 +108,6 @@ def test_gauntlet_always_seats_the_challenger_in_every_position() -> None:
 def test_sprt_games_seat_both_bots_and_alternate_positions() -> None:
     games = list(islice(sprt_games("a", "b", BOTS, seats=2, seed=9), 6))
     assert [g.seating for g in games] == [("a", "b"), ("b", "a")] * 3
-    assert games[0].seed == games[1].seed != games[2].seed
+    assert games[0].deal == games[1].deal != games[2].deal
     four = list(islice(sprt_games("a", "b", BOTS, seats=4, seed=9), 8))
     assert all({"a", "b"} <= set(g.seating) for g in four)

@@ -31,7 +31,7 @@ from arena.sprt import (
 )
 from benchmarks.sprt_error_rates import games as simulated_games
 from benchmarks.sprt_error_rates import plackett_luce
-from tests.arena.test_ratings import game
+from tests.arena.test_ratings import game, void
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -163,7 +163,7 @@ class SimulatedTournament(Tournament):
     order at a concurrency above 1."""
 
     def play(self, game: ScheduledGame) -> GameOutcome:
-        rng = random.Random(game.seed * 7919 + game.index)
+        rng = random.Random(f"{game.deal}/{game.index}")  # the same under any deal key
         time.sleep(rng.random() * 0.004)
         order = plackett_luce(rng, [STRENGTH[name] for name in game.seating])
         return GameOutcome(index=game.index, seed=game.seed, seating=game.seating,
@@ -210,3 +210,14 @@ def test_a_run_folder_is_not_resumed_with_other_sprt_settings(tmp_path: Path) ->
     changed = sprt_config(tmp_path, concurrency=2, elo1=50)
     with pytest.raises(ValueError, match="another tournament"):
         SimulatedTournament(changed, "unused", changed.output).run()
+
+
+def test_a_void_game_gives_no_result_and_the_test_reads_on_past_it() -> None:
+    settings = SprtSettings(elo0=0, elo1=150, max_games=400)
+    games = [void(0, ("a", "b")), *(game(i, ("a", "b"), [[0], [1]]) for i in range(1, 30))]
+    assert ab_score(games[0], "a", "b") is None
+    verdict = sprt_verdict(games, "a", "b", settings)
+    assert verdict.status == "H1" and verdict.wins == verdict.games - 1
+    spec = {"a": "a", "b": "b", "elo0": 0, "elo1": 150, "alpha": 0.05, "beta": 0.05,
+            "max_games": 400}
+    assert "1 void game(s) among them gave no result" in verdict_text(games, spec)

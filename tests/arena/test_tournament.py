@@ -100,11 +100,12 @@ def python_only(tmp_path: Path, name: str) -> TournamentConfig:
 
 def test_a_resumed_tournament_ends_with_the_same_table_as_an_uninterrupted_one(
         tmp_path: Path, server: str) -> None:
+    key = tmp_path / "deal.key"  # the same deals in both folders
     whole = python_only(tmp_path, "whole")
-    uninterrupted = Tournament(whole, server, whole.output).run()
+    uninterrupted = Tournament(whole, server, whole.output, deal_key=key).run()
 
     broken = python_only(tmp_path, "broken")
-    first = Tournament(broken, server, broken.output)
+    first = Tournament(broken, server, broken.output, deal_key=key)
 
     def interrupt(outcomes: list[GameOutcome], total: int) -> None:
         if len(outcomes) >= 2:
@@ -115,7 +116,7 @@ def test_a_resumed_tournament_ends_with_the_same_table_as_an_uninterrupted_one(
     assert 2 <= len(partial) < len(uninterrupted)
     with (broken.output / "results.jsonl").open("a") as handle:
         handle.write('{"index": 5, "seed"')  # a line torn by a crash: ignored
-    resumed = Tournament(broken, server, broken.output).run()
+    resumed = Tournament(broken, server, broken.output, deal_key=key).run()
     assert [o.to_json() for o in resumed] == [o.to_json() for o in uninterrupted]
     assert (format_leaderboard(leaderboard(resumed))
             == format_leaderboard(leaderboard(uninterrupted)))

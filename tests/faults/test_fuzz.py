@@ -294,7 +294,7 @@ def realistic(world: World, method: str, rnd: random.Random) -> Message:
             open_seats=rnd.sample(range(seats + 1), rnd.choice((0, 0, 0, 1, 2))),
             time_control=pb.TimeControl(decision_ms=rnd.choice((0, 0, 60_000, 3_600_001)),
                                         bank_ms=rnd.choice((0, 0, 600_000))),
-            forfeit_on_illegal=rnd.random() < 0.5)
+            forfeit_on_illegal=rnd.random() < 0.5, wait_for_players=rnd.random() < 0.3)
         policy: Any = rnd.choice((0, 1, 2, 3))  # 3: no such policy
         request.time_control.on_timeout = policy
         if rnd.random() < 0.5:

@@ -143,13 +143,15 @@ class GuessState(GameState):
         return st
 
     def determinize(self, seat: int, seed: int) -> GuessState:
-        """The other hand and the other's secret choice are resampled from unseen cards."""
+        """The other hand and the other's secret choice are resampled from unseen cards;
+        the RNG too (its state would give the deal away)."""
         st = self.clone()
         st._fixed_chance, st.seed = None, 0
         other = 1 - seat
         seen = {c for h in st.history for c in h} | set(st.hands[seat])
         unseen = [c for c in CARDS if c not in seen]
         rng = Rng(derive_seed(seed, "determinize", len(st.history)))
+        st.rng = Rng(rng.next64())
         rng.shuffle(unseen)
         st.hands[other] = sorted(unseen[:len(st.hands[other])])
         if st.chosen[other] is not None:

@@ -1,0 +1,470 @@
+"""Bot sandboxes: each bot process of a tournament in a bubblewrap (`bwrap`) container.
+
+What a sandboxed bot has (docs/arena.md, "Running a competition among strangers"):
+- a read-only system: /usr, /etc less its secrets (`SECRET_ETC`), the Python that runs
+  Curia with its packages, Curia's own packages and `proto/` (public code, what the shipped
+  bots import), and the folder of the bot's program if it lies elsewhere (a runtime
+  installed under /opt or a home folder);
+- its own copy of its folder, made for the game and removed after it: writable, at the
+  folder's own path. Other bots' folders, the run folder (with the embedded Redis's data)
+  and the files the host's credentials are read from are hidden, even where they lie
+  inside a tree the bot sees;
+- a private /tmp, a /proc of its own processes, a minimal /dev, no capabilities, user
+  65534 in a user namespace of its own;
+- a clean environment: the launch variables of docs/bots.md, PATH, HOME, LANG;
+- no network: a stdio bot has its pipes only; a gRPC bot reaches the service through one
+  Unix socket, `SERVICE_SOCKET`, that the arena forwards to the service (`ServiceDoor`);
+- its limits (memory_mb, cpu_seconds, processes) set on its first process inside the
+  sandbox (`prlimit`) and inherited by every process it starts;
+- its whole process tree ended with it: it is PID 1's tree of a PID namespace of its own,
+  and bwrap's --die-with-parent ends that namespace when the arena stops the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import importlib.util
+import os
+import shutil
+import site
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.config import BotManifest, ConfigError
+from arena.limits import CPU_GRACE_SECONDS, MIB, Limits
+from service.channels import TLS_CA_ENV, TLS_CERT_ENV, TLS_KEY_ENV, TLS_SERVER_NAME_ENV
+from service.threads import LoopThread
+
+#: Where a sandboxed gRPC bot finds the service (its CURIA_SERVER is "unix:" + this).
+SERVICE_SOCKET = "/run/curia/service.sock"
+#: The user a bot runs as inside its sandbox (nobody).
+SANDBOX_UID = 65534
+#: What of /etc a bot never sees (password hashes, host keys, private TLS keys, sudo).
+SECRET_ETC = ("shadow", "shadow-", "gshadow", "gshadow-", "ssh", "ssl/private", "sudoers",
+              "sudoers.d", "security/opasswd", "curia")
+#: The top folders of a Linux system a bot may read (as links where they are links).
+SYSTEM_TOP = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
+#: Curia's packages a Python bot imports, and the contract a bot in another language reads.
+CURIA_PACKAGES = ("curia", "games", "service", "arena", "bots")
+#: The one line the arena prints when a tournament requires a sandbox the host lacks.
+INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap) or set sandbox = \"off\""
+
+
+class SandboxUnavailable(ConfigError):
+    """A tournament that requires sandboxes on a host that cannot make them."""
+
+
+@functools.lru_cache(maxsize=1)
+def unavailable_reason() -> str | None:
+    """Why this host cannot sandbox bots, or None: bwrap and prlimit are on PATH and a
+    sandbox with every namespace can be made and limited."""
+    bwrap, prlimit = shutil.which("bwrap"), shutil.which("prlimit")
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed"
+    if prlimit is None:
+        return "prlimit (util-linux) is not installed"
+    probe = [bwrap, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent",
+             "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+             prlimit, "--nproc=16", "--", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=20,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap cannot start here: {error}"
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        return f"bwrap cannot make a sandbox here ({said})"
+    return None
+
+
+#: Where a pids cgroup may be made (cgroup v1's pids hierarchy, or v2's root).
+PIDS_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
+
+
+@functools.lru_cache(maxsize=1)
+def pids_cgroup_root() -> Path | None:
+    """A cgroup hierarchy this process may make pids-limited cgroups in, or None.
+    RLIMIT_NPROC does not hold processes whose user is root outside the sandbox (an
+    arena run as root): a pids cgroup does."""
+    for root in PIDS_ROOTS:
+        probe = root / f"curia-probe-{os.getpid()}"
+        try:
+            probe.mkdir()
+        except OSError:
+            continue
+        try:
+            (probe / "pids.max").write_text("8")
+            return root
+        except OSError:
+            continue
+        finally:
+            with contextlib.suppress(OSError):
+                probe.rmdir()
+    return None
+
+
+class ProcessCap:
+    """A pids cgroup holding one sandbox's processes to `limit` (where the host lets the
+    arena make one: `pids_cgroup_root`); `prefix()` is the command that enters it."""
+
+    def __init__(self, limit: int) -> None:
+        root = pids_cgroup_root() if limit else None
+        self.group: Path | None = None
+        if root is not None:
+            group = Path(tempfile.mktemp(prefix="curia-bot-", dir=root))
+            with contextlib.suppress(OSError):
+                group.mkdir()
+                (group / "pids.max").write_text(str(limit))
+                self.group = group
+
+    def prefix(self) -> list[str]:
+        """`sh -c 'echo $$ > cgroup.procs; exec ...'`: the sandbox starts inside."""
+        if self.group is None:
+            return []
+        return ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"',
+                str(self.group / "cgroup.procs")]
+
+    def close(self) -> None:
+        """Remove the cgroup once its processes are gone (a few tries)."""
+        for _ in range(50):
+            if self.group is None or not self.group.exists():
+                return
+            try:
+                self.group.rmdir()
+                return
+            except OSError:
+                time.sleep(0.1)
+
+
+def tool(name: str) -> str:
+    """The full path of a program the sandbox needs (bwrap, prlimit)."""
+    return shutil.which(name) or name
+
+
+def exit_code(returncode: int | None) -> int | None:
+    """A sandboxed bot's exit status as Popen would give it unsandboxed: bwrap exits with
+    128 + N for a bot ended by signal N, here -N again."""
+    if returncode is not None and 128 < returncode < 128 + 65:
+        return -(returncode - 128)
+    return returncode
+
+
+# ---------------------------------------------------------------------------------------
+# What every sandbox of a run shares
+# ---------------------------------------------------------------------------------------
+def python_trees() -> list[Path]:
+    """The Python that runs Curia: its prefixes and package folders."""
+    found = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             *site.getsitepackages()}
+    user_site = site.getusersitepackages()
+    if isinstance(user_site, str):
+        found.add(user_site)
+    return [Path(path) for path in sorted(found) if Path(path).is_dir()]
+
+
+def curia_trees() -> list[Path]:
+    """Curia's own packages and its contract (`proto/` beside them, in a clone)."""
+    trees = []
+    for name in CURIA_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            trees.append(Path(spec.origin).resolve().parent)
+    proto = trees[0].parent / "proto" if trees else None
+    if proto is not None and proto.is_dir():
+        trees.append(proto)
+    return trees
+
+
+def program_tree(program: str, cwd: Path) -> Path | None:
+    """The installation a bot's program comes from, where the system trees do not hold it
+    (a runtime under /opt or in a home folder): the folder above its bin/ folder."""
+    found = shutil.which(program) if os.sep not in program else str(cwd / program)
+    if not found:
+        return None
+    real = Path(found).resolve()
+    top = real.parent.parent if real.parent.name == "bin" else real.parent
+    return top if top != Path("/") else None
+
+
+def secret_paths(env: Mapping[str, str]) -> list[Path]:
+    """The files the host's credentials come from, as the arena's environment names them
+    (the operator credential, the TLS client key)."""
+    from service.channels import ADMIN_TOKEN_FILE_ENV
+
+    names = (ADMIN_TOKEN_FILE_ENV, TLS_KEY_ENV)
+    return [Path(env[name]).resolve() for name in names if env.get(name)]
+
+
+def inside(path: Path, tree: Path) -> bool:
+    return path == tree or tree in path.parents
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the sandboxes of one run see read-only, and hide within that."""
+
+    #: Read-only trees (each at its own path).
+    trees: tuple[Path, ...]
+    #: Folders and files hidden wherever they fall inside a tree or a bot's folder: the
+    #: run folder, every bot's folder, the host's credential files.
+    hidden: tuple[Path, ...]
+
+    @classmethod
+    def for_run(cls, hidden: Iterable[Path]) -> Layout:
+        """The layout of a run that hides `hidden` and the host's credential files, but
+        not what lies in Curia's own packages (the shipped bots are public code, and the
+        other shipped bots import them)."""
+        public = curia_trees()
+        secret = [path.resolve() for path in [*hidden, *secret_paths(os.environ)]]
+        return cls(tuple(dict.fromkeys([*python_trees(), *public])),
+                   tuple(dict.fromkeys(path for path in secret
+                                       if not any(inside(path, tree) for tree in public))))
+
+    def masks(self, trees: Sequence[Path], own: Path) -> list[Path]:
+        """The hidden paths that a bot whose folder is `own` would otherwise see: inside
+        one of `trees` or inside its own folder, and neither its folder nor above it."""
+        return [path for path in self.hidden
+                if not inside(own, path)
+                and any(inside(path, tree) for tree in (*trees, own))]
+
+
+def system_arguments() -> list[str]:
+    """bwrap's arguments for the read-only system: /usr and its links, /etc less its
+    secrets."""
+    words: list[str] = []
+    for top in SYSTEM_TOP:
+        path = Path("/") / top
+        if path.is_symlink():
+            words += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            words += ["--ro-bind", str(path), str(path)]
+    for name in SECRET_ETC:
+        words += mask_arguments(Path("/etc") / name)
+    return words
+
+
+def mask_arguments(path: Path) -> list[str]:
+    """bwrap's arguments that hide `path` (an empty folder, or an empty file)."""
+    if path.is_dir() and not path.is_symlink():
+        return ["--tmpfs", str(path)]
+    if path.exists():
+        return ["--ro-bind", "/dev/null", str(path)]
+    return []
+
+
+@dataclass(frozen=True)
+class SandboxPlan:
+    """Which bots of a run are sandboxed, in what layout, and why the others are not.
+
+    `[tournament] sandbox`: "auto" (the default) sandboxes every bot where the host can,
+    "required" refuses to start where it cannot, "off" runs every bot unsandboxed; a
+    manifest's `sandbox = false` runs that bot unsandboxed (refused under "required").
+    """
+
+    layout: Layout | None
+    #: Bot name -> why it runs unsandboxed (shown in the report).
+    unsandboxed: Mapping[str, str]
+
+    @classmethod
+    def make(cls, mode: str, bots: Sequence[BotManifest],
+             hidden: Iterable[Path] = ()) -> SandboxPlan:
+        """The plan for `bots` under `mode`; `hidden`: the run folder and other paths no
+        bot may see (every bot's folder is added). SandboxUnavailable under "required"
+        on a host without sandboxes."""
+        if mode == "off":
+            return cls(None, {b.name: 'the tournament has sandbox = "off"' for b in bots})
+        reason = unavailable_reason()
+        if reason is not None:
+            if mode == "required":
+                raise SandboxUnavailable(
+                    f'the tournament has sandbox = "required" but {reason}: {INSTALL_HINT}')
+            return cls(None, {b.name: reason for b in bots})
+        every = [*hidden, *(b.workdir for b in bots), *(b.path.parent for b in bots)]
+        return cls(Layout.for_run(every), {b.name: "its manifest has sandbox = false"
+                                           for b in bots if not b.sandbox})
+
+    def layout_for(self, name: str) -> Layout | None:
+        """The layout bot `name` runs in, or None: unsandboxed."""
+        return None if name in self.unsandboxed else self.layout
+
+    def summary(self) -> str:
+        """One line for the report: every bot sandboxed, or which were not and why."""
+        if not self.unsandboxed:
+            return "sandbox: every bot ran in its sandbox (bubblewrap)"
+        reasons: dict[str, list[str]] = {}
+        for name, why in sorted(self.unsandboxed.items()):
+            reasons.setdefault(why, []).append(name)
+        return "sandbox: UNSANDBOXED " + "; ".join(
+            f"{', '.join(names)} ({why})" for why, names in reasons.items())
+
+
+# ---------------------------------------------------------------------------------------
+# One bot's sandbox
+# ---------------------------------------------------------------------------------------
+@dataclass
+class Sandbox:
+    """A bot's sandbox for one game: its command line, and its own copy of its folder
+    (`close()` removes the copy)."""
+
+    layout: Layout
+    workdir: Path
+    copy_root: Path = field(default_factory=lambda: Path(
+        tempfile.mkdtemp(prefix="curia-sandbox-")))
+    cap: ProcessCap | None = None
+
+    def __post_init__(self) -> None:
+        self.workdir = self.workdir.resolve()
+        self.copy = self.copy_root / "folder"
+        shutil.copytree(self.workdir, self.copy, symlinks=True,
+                        ignore=self._ignore, dirs_exist_ok=False)
+
+    def _ignore(self, folder: str, names: list[str]) -> list[str]:
+        """What of the bot's folder is not copied: any hidden path within it."""
+        base = Path(folder).resolve()
+        return [name for name in names if base / name in self.layout.hidden]
+
+    def command(self, words: Sequence[str], limits: Limits, *,
+                setenv: Mapping[str, str] | None,
+                service_socket: Path | None = None) -> list[str]:
+        """The bwrap command line that runs `words` in the bot's folder, in the sandbox.
+        `setenv`: the bot's whole environment, on the command line (so no secret); None:
+        the environment bwrap is started with (the caller gives a clean one, with the seat
+        token). `service_socket`: the ServiceDoor's socket, for a gRPC bot."""
+        program_top = program_tree(words[0], self.workdir)
+        trees = [*self.layout.trees, *([program_top] if program_top else [])]
+        args = [tool("bwrap"), "--unshare-all", "--die-with-parent", "--new-session",
+                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+                "--hostname", "curia-bot", *system_arguments()]
+        for tree in trees:
+            args += ["--ro-bind", str(tree), str(tree)]
+        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                 "--bind", str(self.copy), str(self.workdir)]
+        for path in self.layout.masks(trees, self.workdir):
+            args += mask_arguments(path)
+        if service_socket is not None:
+            args += ["--ro-bind", str(service_socket), SERVICE_SOCKET]
+        args += ["--chdir", str(self.workdir)]
+        if setenv is not None:
+            args.append("--clearenv")
+            for name, value in setenv.items():
+                args += ["--setenv", name, value]
+        if self.cap is None:
+            self.cap = ProcessCap(limits.processes)
+        return [*self.cap.prefix(), *args, "--", *limit_prefix(limits), *words]
+
+    def close(self) -> None:
+        if self.cap is not None:
+            self.cap.close()
+        shutil.rmtree(self.copy_root, ignore_errors=True)
+
+
+def limit_prefix(limits: Limits) -> list[str]:
+    """`prlimit ... --`: the bot's limits, set inside the sandbox on its first process."""
+    words = [tool("prlimit"), f"--nproc={limits.processes}" if limits.processes else ""]
+    if limits.memory_mb:
+        words.append(f"--as={limits.memory_mb * MIB}")
+    if limits.cpu_seconds:
+        words.append(f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + CPU_GRACE_SECONDS}")
+    return [word for word in words if word] + ["--"]
+
+
+def environment(python: str, extra: Mapping[str, str]) -> dict[str, str]:
+    """A sandboxed bot's whole environment: PATH (the Python that runs Curia first), HOME
+    and TMPDIR in its private /tmp, a UTF-8 locale, and `extra` (the launch variables)."""
+    path = os.pathsep.join(dict.fromkeys([str(Path(python).parent), "/usr/local/bin",
+                                          "/usr/bin", "/bin"]))
+    return {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", **extra}
+
+
+# ---------------------------------------------------------------------------------------
+# The gRPC bots' one way out
+# ---------------------------------------------------------------------------------------
+class ServiceDoor(LoopThread):
+    """A Unix socket that forwards every connection to the service, byte for byte (TLS
+    to the service when the arena's own channel uses it: CURIA_TLS_*). Sandboxed gRPC bots
+    have no network; this socket, bound into each sandbox at SERVICE_SOCKET, is their one
+    way to the service, and to nothing else."""
+
+    label = "service door"
+
+    def __init__(self, server: str) -> None:
+        super().__init__()
+        self.server = server
+        self.folder = Path(tempfile.mkdtemp(prefix="curia-door-"))
+        self.path = self.folder / "service.sock"
+
+    def start(self) -> Path:
+        self.start_thread(timeout=10)
+        return self.path
+
+    async def serve(self) -> None:
+        self.stopping = asyncio.Event()
+        listener = await asyncio.start_unix_server(self._forward, path=str(self.path))
+        os.chmod(self.path, 0o666)  # the bot's user in its namespace connects
+        self.ready()
+        async with listener:
+            await self.stopping.wait()
+
+    async def _forward(self, reader: asyncio.StreamReader,
+                       writer: asyncio.StreamWriter) -> None:
+        try:
+            host, port, tls, name = upstream(self.server)
+            up_reader, up_writer = await asyncio.open_connection(
+                host, port, ssl=tls, server_hostname=name if tls else None)
+        except OSError:
+            writer.close()
+            return
+        with contextlib.suppress(asyncio.CancelledError):  # the door closing
+            await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
+        for end in (writer, up_writer):
+            with contextlib.suppress(OSError, RuntimeError):
+                end.close()
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Copy one direction of a forwarded connection until either side closes."""
+    try:
+        while chunk := await reader.read(65536):
+            writer.write(chunk)
+            await writer.drain()
+    except (OSError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        with contextlib.suppress(OSError, RuntimeError):
+            writer.close()
+
+
+def upstream(server: str) -> tuple[str, int, ssl.SSLContext | None, str]:
+    """Host, port, TLS context (CURIA_TLS_CA set) and the name to verify, of `server`."""
+    host, _, port = server.rpartition(":")
+    host = host.strip("[]")
+    env = os.environ
+    if not env.get(TLS_CA_ENV):
+        return host, int(port), None, host
+    context = ssl.create_default_context(cafile=env[TLS_CA_ENV])
+    if env.get(TLS_CERT_ENV) and env.get(TLS_KEY_ENV):
+        context.load_cert_chain(env[TLS_CERT_ENV], env[TLS_KEY_ENV])
+    context.set_alpn_protocols(["h2"])
+    return host, int(port), context, env.get(TLS_SERVER_NAME_ENV) or host
+
+
+@contextlib.contextmanager
+def service_door(server: str) -> Iterator[Path]:
+    """A ServiceDoor to `server` for the `with` block: its socket's path."""
+    door = ServiceDoor(server)
+    try:
+        yield door.start()
+    finally:
+        door.close()
