@@ -40,6 +40,7 @@ from arena.runner import (
     preflight,
     resign,
 )
+from arena.sandbox import SandboxPlan, door_for
 from arena.stdio_bridge import NOT_EXITED
 from bots import make_bot
 from bots.grpc_player import play_seat
@@ -146,12 +147,15 @@ def play_check_game(server: str, bot: BotManifest, plan: CheckGame, folder: Path
                                      decision_ms=decision_ms, on_timeout="forfeit",
                                      forfeit_on_illegal=True, wait_for_players=True)
         tokens = {cred.seat: cred.token for cred in created.seats}
-        with random_opponents(server, created.game_id, tokens, plan, seed):
+        layout = SandboxPlan.make("auto", [bot], hidden=[folder]).layout_for(bot.name)
+        with random_opponents(server, created.game_id, tokens, plan, seed), \
+                door_for(layout, bot.protocol, server) as door:
             log = folder / f"{plan.game}-{plan.variant}-{plan.seats}-seat{plan.seat}.log"
             try:
                 process = BotProcess.start(bot, server=server, game_id=created.game_id,
                                            seat=plan.seat, token=tokens[plan.seat],
-                                           seed=derive_seed(seed, "bot"), log_path=log)
+                                           seed=derive_seed(seed, "bot"), log_path=log,
+                                           layout=layout, door=door)
             except BotStartError as error:
                 resign(client, created.game_id, tokens[plan.seat], "did not start")
                 return Played(plan, f"did not start: {error}", 0, 0, None, "")

@@ -64,20 +64,30 @@ class DealKey:
             return cls.read(path), False
         except FileNotFoundError:
             pass
-        private_folder(path.parent)
         secret = secrets.token_bytes(KEY_BYTES)
         try:
+            private_folder(path.parent)
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:  # created meanwhile by another run
             return cls.read(path), False
+        except OSError as error:
+            raise ConfigError(f"cannot create the deal key {path}: "
+                              f"{error.strerror or error}") from None
         with os.fdopen(descriptor, "w") as handle:
             handle.write(secret.hex() + "\n")
         return cls(secret, path), True
 
     @classmethod
     def read(cls, path: Path) -> DealKey:
-        """The key in `path` (FileNotFoundError if none; ConfigError if not a key)."""
-        text = path.read_text(encoding="ascii", errors="replace").strip()
+        """The key in `path` (FileNotFoundError if none; ConfigError if unreadable or not
+        a key)."""
+        try:
+            text = path.read_text(encoding="ascii", errors="replace").strip()
+        except FileNotFoundError:
+            raise
+        except OSError as error:
+            raise ConfigError(f"cannot read the deal key {path}: "
+                              f"{error.strerror or error}") from None
         try:
             secret = bytes.fromhex(text)
         except ValueError:

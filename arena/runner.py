@@ -631,6 +631,7 @@ def await_players(client: RetryingClient, game_id: str, bots: Mapping[int, BotPr
     seat makes contact. A bot that exited before its contact forfeits (its fault) unless
     the service was away meanwhile; GameVoid for that, and for a seat out of contact
     past the patience while its process lives (a slow start: the host's fault)."""
+    startup.absent = set(startup.launched) - set(startup.contact_ms)  # until seen
     while True:
         view = look(client, game_id)
         now = time.monotonic()

@@ -468,3 +468,13 @@ def service_door(server: str) -> Iterator[Path]:
         yield door.start()
     finally:
         door.close()
+
+
+@contextlib.contextmanager
+def door_for(layout: Layout | None, protocol: str, server: str) -> Iterator[Path | None]:
+    """A ServiceDoor for a sandboxed gRPC bot (`layout` given), else None."""
+    if layout is None or protocol != "grpc":
+        yield None
+        return
+    with service_door(server) as path:
+        yield path

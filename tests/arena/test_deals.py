@@ -130,6 +130,8 @@ def test_the_key_file_is_private_and_never_shown(tmp_path: Path) -> None:
     (tmp_path / "bad.key").write_text("not a key\n")
     with pytest.raises(ConfigError, match="not a deal key"):
         DealKey.read(tmp_path / "bad.key")
+    with pytest.raises(ConfigError, match="cannot read the deal key"):
+        DealKey.load_or_create(tmp_path)  # a folder
 
 
 def test_a_resume_with_another_key_or_without_its_key_is_refused(tmp_path: Path) -> None:

@@ -7,12 +7,30 @@ from __future__ import annotations
 
 import io
 import json
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
-from arena.config import TournamentConfig
+import pytest
+
+from arena.config import BotManifest, TournamentConfig
 from arena.report import leaderboard, seat_stats
-from arena.runner import VOID_ATTEMPTS, ResultsFile, Tournament, describe
+from arena.runner import (
+    ARENA_RETRIES,
+    FINISHED,
+    VOID_ATTEMPTS,
+    BotProcess,
+    GameVoid,
+    ResultsFile,
+    Startup,
+    Tournament,
+    describe,
+    follow_game,
+)
 from curia.arena_cli import write_report
+from service.retry import RetryingClient
+from service.server import BackgroundServer
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "badbots" / "slowstart"
@@ -96,3 +114,73 @@ def test_a_bot_slow_to_start_within_startup_ms_plays_and_loses_no_decision_time(
         assert not game.forfeits, game.reasons
         assert game.decisions > 0
     assert {row.name for row in leaderboard(outcomes)} == {"random", "slow-start"}
+
+
+class OwnServer:
+    """A server of the test's own, which the test may stop."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.background = BackgroundServer(redis_url)
+        self.address = f"127.0.0.1:{self.background.start()}"
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self.running = False
+            self.background.stop()
+
+
+@pytest.fixture
+def own_server(redis_url: str) -> Iterator[OwnServer]:
+    running = OwnServer(redis_url)
+    yield running
+    running.stop()
+
+
+def launched(stack: ExitStack, manifest: Path, server: str, game_id: str, seat: int,
+             token: str, folder: Path) -> BotProcess:
+    bot = BotProcess.start(BotManifest.load(manifest), server=server, game_id=game_id,
+                           seat=seat, token=token, seed=seat,
+                           log_path=folder / f"seat{seat}.log")
+    stack.callback(bot.stop)
+    return bot
+
+
+def test_a_game_whose_service_is_away_while_the_bots_start_is_void(
+        tmp_path: Path, own_server: OwnServer) -> None:
+    address = own_server.address
+    with RetryingClient.to(address, ARENA_RETRIES) as client, ExitStack() as stack:
+        created = client.create_game("municipium", "revised", 2, seed=3, decision_ms=5000,
+                                     on_timeout="forfeit", wait_for_players=True)
+        tokens = {c.seat: c.token for c in created.seats}
+        bot = launched(stack, shipped("random_bot"), address, created.game_id, 0, tokens[0],
+                       tmp_path)
+        startup = Startup(2000, launched={0: time.monotonic()})
+        own_server.stop()  # before the bot can make contact
+        with pytest.raises(GameVoid, match=r"^the service was away while the bots started: "
+                                           r"seat 0 \(random\) made no contact within "
+                                           r"2000 ms$"):
+            follow_game(client, created.game_id, {0: bot}, tokens, 0, startup)
+        assert startup.away and 0 not in startup.contact_ms
+
+
+def test_a_bot_that_exits_before_its_contact_forfeits_and_the_game_counts(
+        tmp_path: Path, server: str) -> None:
+    quitter = tmp_path / "quit.toml"
+    quitter.write_text('name = "quitter"\ncommand = ["{python}", "-c", '
+                       '"import sys; sys.exit(3)"]\n')
+    with RetryingClient.to(server, ARENA_RETRIES) as client, ExitStack() as stack:
+        created = client.create_game("municipium", "revised", 2, seed=5, decision_ms=5000,
+                                     on_timeout="forfeit", wait_for_players=True,
+                                     options={"max_turns": 4})
+        tokens = {c.seat: c.token for c in created.seats}
+        bots = {0: launched(stack, quitter, server, created.game_id, 0, tokens[0], tmp_path),
+                1: launched(stack, shipped("random_bot"), server, created.game_id, 1,
+                            tokens[1], tmp_path)}
+        now = time.monotonic()
+        startup = Startup(10_000, launched={0: now, 1: now})
+        final = follow_game(client, created.game_id, bots, tokens, 0, startup)
+    assert final.status == FINISHED and list(final.forfeited_seats) == [0]
+    scores = {s.seat: s for s in final.result.scores}
+    assert scores[0].forfeit_reason == "crashed: exited with code 3 before the end"
+    assert 1 in startup.contact_ms and 0 not in startup.contact_ms

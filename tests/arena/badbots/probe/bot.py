@@ -69,7 +69,7 @@ def deals_match(observation: dict[str, Any], seed: int) -> bool:
                                observation["num_seats"], observation["options"], seed)
     except ValueError:
         return False
-    return canonical(state.observation(observation["seat"])) == canonical(observation)
+    return bool(canonical(state.observation(observation["seat"])) == canonical(observation))
 
 
 def matched(observation: dict[str, Any], seeds: Iterable[int]) -> list[int]:
