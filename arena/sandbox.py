@@ -183,6 +183,31 @@ def curia_trees() -> list[Path]:
     return trees
 
 
+def plugin_trees(env: Mapping[str, str]) -> list[Path]:
+    """The game plugins the host names in CURIA_PLUGINS (games.PLUGINS_ENV): the file of
+    each `.py` plugin, the top package (or module) of each module name. Bots need the
+    rules of the game they play."""
+    trees = []
+    for name in (word.strip() for word in env.get("CURIA_PLUGINS", "").split(",")):
+        if name.endswith(".py"):
+            trees.append(Path(name).resolve())
+        elif name:
+            spec = importlib.util.find_spec(name.split(".")[0])
+            if spec is not None and spec.origin:
+                origin = Path(spec.origin).resolve()
+                trees.append(origin.parent if spec.submodule_search_locations else origin)
+    return trees
+
+
+def plugin_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """CURIA_PLUGINS as the host set it, and a PYTHONPATH that finds the plugins named."""
+    if not env.get("CURIA_PLUGINS"):
+        return {}
+    roots = [str(tree.parent) for tree in plugin_trees(env)]
+    return {"CURIA_PLUGINS": env["CURIA_PLUGINS"],
+            "PYTHONPATH": os.pathsep.join(dict.fromkeys(roots))}
+
+
 def program_tree(program: str, cwd: Path) -> Path | None:
     """The installation a bot's program comes from, where the system trees do not hold it
     (a runtime under /opt or in a home folder): the folder above its bin/ folder."""
@@ -224,6 +249,7 @@ class Layout:
         other shipped bots import them)."""
         public = curia_trees()
         secret = [path.resolve() for path in [*hidden, *secret_paths(os.environ)]]
+        public += plugin_trees(os.environ)
         return cls(tuple(dict.fromkeys([*python_trees(), *public])),
                    tuple(dict.fromkeys(path for path in secret
                                        if not any(inside(path, tree) for tree in public))))
@@ -378,10 +404,12 @@ def limit_prefix(limits: Limits) -> list[str]:
 
 def environment(python: str, extra: Mapping[str, str]) -> dict[str, str]:
     """A sandboxed bot's whole environment: PATH (the Python that runs Curia first), HOME
-    and TMPDIR in its private /tmp, a UTF-8 locale, and `extra` (the launch variables)."""
+    and TMPDIR in its private /tmp, a UTF-8 locale, the host's game plugins, and `extra`
+    (the launch variables)."""
     path = os.pathsep.join(dict.fromkeys([str(Path(python).parent), "/usr/local/bin",
                                           "/usr/bin", "/bin"]))
-    return {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", **extra}
+    return {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
+            **plugin_environment(os.environ), **extra}
 
 
 # ---------------------------------------------------------------------------------------

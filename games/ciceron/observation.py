@@ -155,6 +155,7 @@ def resample_hidden(st: CiceronState, viewer: int | None, rng: Rng) -> None:
     _resample_votes(st, others, rng)
     if viewer is None or viewer not in st.draft["seen"]:
         _resample_packet(st, rng)
+    st.ciceron_deck.sort()  # forget the real order before resampling it
     rng.shuffle(st.ciceron_deck)
     st.rng = Rng(rng.next64())
 
