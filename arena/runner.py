@@ -305,6 +305,7 @@ class Tournament:
         self.manifests = {bot.name: bot for bot in config.bots}
         self.results = ResultsFile(output / "results.jsonl")
         self._outcomes: list[GameOutcome] = []
+        self._done: set[int] = set()  # the indices of _outcomes
         self._stop = threading.Event()
         self.key_path = deal_key or output / KEY_FILE
         self.key_created = False
@@ -398,12 +399,16 @@ class Tournament:
         that holds another tournament. Publishes the records of every deal with no game
         left to play (a run stopped right after its last result had not)."""
         self._check_same_tournament()
-        self._outcomes = self.results.load()
-        done = {o.index for o in self._outcomes}
-        left = sum(1 for game in self._games() if game.index not in done)
+        self._load_results()
+        left = sum(1 for game in self._games() if game.index not in self._done)
         self._publish_ready(over=left == 0)
-        return Progress(done=len(done), left=left, total=self.total_games(),
+        return Progress(done=len(self._done), left=left, total=self.total_games(),
                         sequential=self.config.format == "sprt")
+
+    def _load_results(self) -> None:
+        """The outcomes in results.jsonl, and their indices."""
+        self._outcomes = self.results.load()
+        self._done = {o.index for o in self._outcomes}
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[GameOutcome]:
@@ -411,10 +416,9 @@ class Tournament:
         (self.output / "games").mkdir(parents=True, exist_ok=True)
         (self.output / "logs").mkdir(exist_ok=True)
         self._check_same_tournament()
-        self._outcomes = self.results.load()
+        self._load_results()
         self._publish_ready(over=False)
-        done = {o.index for o in self._outcomes}
-        pending = (g for g in self._games() if g.index not in done)
+        pending = (g for g in self._games() if g.index not in self._done)
         with self._service_door(), ThreadPoolExecutor(self.config.concurrency) as pool:
             running: set[Future[GameOutcome]] = set()
             for game in pending:
@@ -426,8 +430,7 @@ class Tournament:
                 running.add(pool.submit(self.play, game))
             while running:
                 running = self._collect(running)
-        done = {o.index for o in self._outcomes}
-        self._publish_ready(over=not any(g.index not in done for g in self._games()))
+        self._publish_ready(over=not any(g.index not in self._done for g in self._games()))
         return sorted(self._outcomes, key=lambda o: o.index)
 
     def _collect(self, running: set[Future[GameOutcome]]) -> set[Future[GameOutcome]]:
@@ -437,6 +440,7 @@ class Tournament:
             withhold_row(self.output, outcome.index)  # a void game's: it has no record
             self.results.append(outcome)
             self._outcomes.append(outcome)
+            self._done.add(outcome.index)
             self._publish_deal(outcome.index)
             if self.on_result is not None:
                 self.on_result(sorted(self._outcomes, key=lambda o: o.index),
@@ -457,8 +461,7 @@ class Tournament:
     def _publish_deal(self, index: int) -> None:
         """Publish the records of game `index`'s deal if every game of it has ended."""
         group = self._deal_groups().get(index, (index,))
-        done = {o.index for o in self._outcomes}
-        if done.issuperset(group):
+        if self._done.issuperset(group):
             for member in group:
                 publish(self.output, member)
 
@@ -481,10 +484,8 @@ class Tournament:
             raise ConfigError(f"{self.output} was played with a deal key, and "
                               f"{self.key_path} does not exist; give its key with "
                               f"--deal-key FILE, or use another output folder or --fresh")
-        fingerprint = {"game": c.game, "variant": c.variant, "seats": c.seats,
-                       "format": c.format, "seed": c.seed, "rounds": c.rounds,
-                       "challenger": c.challenger, "options": c.options,
-                       "bots": sorted(self.manifests), "schedule": SCHEDULE_VERSION,
+        fingerprint = {**self._deal_identity(), "rounds": c.rounds,
+                       "schedule": SCHEDULE_VERSION,
                        "sprt": dataclasses.asdict(c.sprt) if c.sprt else None,
                        "deal_key": self.deals().key.fingerprint()}
         if found is not None and found != fingerprint:

@@ -208,15 +208,17 @@ def plugin_environment(env: Mapping[str, str]) -> dict[str, str]:
             "PYTHONPATH": os.pathsep.join(dict.fromkeys(roots))}
 
 
-def program_tree(program: str, cwd: Path) -> Path | None:
-    """The installation a bot's program comes from, where the system trees do not hold it
-    (a runtime under /opt or in a home folder): the folder above its bin/ folder."""
-    found = shutil.which(program) if os.sep not in program else str(cwd / program)
-    if not found:
+def program_tree(program: str, trees: Sequence[Path]) -> Path | None:
+    """The installation a bot's program comes from when the host's PATH finds it outside
+    `trees` (a runtime under /opt, or nvm's node): the folder above its bin/ folder. Only
+    a bare name is looked up: a path in a manifest (which an entrant writes) adds nothing
+    to what the bot sees."""
+    found = shutil.which(program) if os.sep not in program else None
+    if not found or any(inside(Path(found), tree) for tree in (Path("/usr"), *trees)):
         return None
     real = Path(found).resolve()
     top = real.parent.parent if real.parent.name == "bin" else real.parent
-    return top if top != Path("/") else None
+    return top if top != Path("/") and not any(inside(real, t) for t in trees) else None
 
 
 def secret_paths(env: Mapping[str, str]) -> list[Path]:
@@ -364,15 +366,15 @@ class Sandbox:
         `setenv`: the bot's whole environment, on the command line (so no secret); None:
         the environment bwrap is started with (the caller gives a clean one, with the seat
         token). `service_socket`: the ServiceDoor's socket, for a gRPC bot."""
-        program_top = program_tree(words[0], self.workdir)
+        program_top = program_tree(words[0], self.layout.trees)
         trees = [*self.layout.trees, *([program_top] if program_top else [])]
         args = [tool("bwrap"), "--unshare-all", "--die-with-parent", "--new-session",
                 "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-                "--hostname", "curia-bot", *system_arguments()]
-        for tree in trees:
+                "--hostname", "curia-bot", *system_arguments(),
+                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        for tree in trees:  # after /tmp: a tree may lie in it (a clone in /tmp)
             args += ["--ro-bind", str(tree), str(tree)]
-        args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-                 "--bind", str(self.copy), str(self.workdir)]
+        args += ["--bind", str(self.copy), str(self.workdir)]
         for path in self.layout.masks(trees, self.workdir):
             args += mask_arguments(path)
         if service_socket is not None:
@@ -426,6 +428,7 @@ class ServiceDoor(LoopThread):
     def __init__(self, server: str) -> None:
         super().__init__()
         self.server = server
+        self.upstream = upstream(server)
         self.folder = Path(tempfile.mkdtemp(prefix="curia-door-"))
         self.path = self.folder / "service.sock"
 
@@ -443,8 +446,8 @@ class ServiceDoor(LoopThread):
 
     async def _forward(self, reader: asyncio.StreamReader,
                        writer: asyncio.StreamWriter) -> None:
+        host, port, tls, name = self.upstream
         try:
-            host, port, tls, name = upstream(self.server)
             up_reader, up_writer = await asyncio.open_connection(
                 host, port, ssl=tls, server_hostname=name if tls else None)
         except OSError:

@@ -206,3 +206,24 @@ def test_tournament_plan_hides_the_run_folder_and_entrants_but_not_shipped_code(
         pytest.skip("no sandbox here")
     assert {(tmp_path / "out").resolve(), entrant.workdir} <= set(plan.layout.hidden)
     assert shipped.workdir not in plan.layout.hidden
+
+
+@needs_bwrap
+def test_a_tree_under_tmp_stays_visible_beside_the_private_tmp(tmp_path: Path) -> None:
+    """A clone in /tmp: its packages are bound over the sandbox's own /tmp, not hidden by
+    it (the fresh-clone run that found it had every gRPC bot crash on `No module named`)."""
+    from arena.limits import Limits
+    from arena.sandbox import Sandbox, environment
+
+    tree, own = tmp_path / "clone" / "games", tmp_path / "bot"
+    tree.mkdir(parents=True)
+    (tree / "rules.txt").write_text("public rules")
+    own.mkdir()
+    box = Sandbox(Layout(trees=(tree,), hidden=()), own)
+    try:
+        command = box.command(["cat", str(tree / "rules.txt")], Limits(),
+                              setenv=environment(sys.executable, {}))
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    finally:
+        box.close()
+    assert done.stdout == "public rules", done.stderr
