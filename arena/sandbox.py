@@ -428,7 +428,6 @@ class ServiceDoor(LoopThread):
     def __init__(self, server: str) -> None:
         super().__init__()
         self.server = server
-        self.upstream = upstream(server)
         self.folder = Path(tempfile.mkdtemp(prefix="curia-door-"))
         self.path = self.folder / "service.sock"
 
@@ -458,6 +457,11 @@ class ServiceDoor(LoopThread):
         for end in (writer, up_writer):
             with contextlib.suppress(OSError, RuntimeError):
                 end.close()
+
+    @functools.cached_property
+    def upstream(self) -> tuple[str, int, ssl.SSLContext | None, str]:
+        """Where connections go (`upstream`), worked out at the first one."""
+        return upstream(self.server)
 
     def close(self) -> None:
         self.stop()

@@ -150,8 +150,10 @@ def in_flight(redis_url: str) -> dict[str, int]:
     """Games in progress with at least one decision applied: id -> version."""
     with redis.Redis.from_url(redis_url) as r:
         ids = [i.decode() for i in r.smembers(ACTIVE)]
-        versions = {i: r.hget(keys(i)[0], "version") for i in ids}
-    return {i: int(v) for i, v in versions.items() if v is not None and int(v) > 0}
+        # read after the set: a game may have finished in between (its last decision)
+        found = {i: r.hmget(keys(i)[0], "version", "status") for i in ids}
+    return {i: int(version) for i, (version, status) in found.items()
+            if version is not None and int(version) > 0 and status == b"in_progress"}
 
 
 def test_a_tournament_rides_out_a_redis_restart(tmp_path: Path) -> None:
