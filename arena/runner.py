@@ -68,8 +68,14 @@ class BotStartError(ConfigError):
 
 class GameVoid(Exception):
     """A game that never got going through the host's fault, not a bot's: a bot process
-    still alive but not in contact with its game `startup_ms` after its launch, or the
-    service away while the bots started. It has no result and counts in no rating."""
+    still alive but not in contact with its game `startup_ms` after its launch, the
+    service away while the bots started, or a game the service lost (its store rolled
+    back past the game's creation). It has no result and counts in no rating."""
+
+
+#: Why a game is void when the service no longer knows it.
+LOST_GAME = ("the service lost the game (its store rolled back to before the game was "
+             "created)")
 
 
 def bot_environment() -> dict[str, str]:
@@ -540,18 +546,22 @@ class Tournament:
                         bots[seat].note(replay_note(attempt, voided))
                 final = follow_game(client, created.game_id, bots, tokens,
                                     c.game_timeout_s, startup)
+                record = client.record(created.game_id)
             except GameVoid as error:
                 void = error
-                for bot in bots.values():
-                    bot.note(f"void, attempt {attempt} of {VOID_ATTEMPTS}: {error}")
+            except grpc.RpcError as error:
+                if error.code() != grpc.StatusCode.NOT_FOUND:
+                    raise
+                void = GameVoid(LOST_GAME)
             finally:
                 for bot in bots.values():
+                    if void is not None:
+                        bot.note(f"void, attempt {attempt} of {VOID_ATTEMPTS}: {void}")
                     bot.stop()
             if void is not None:
                 end_void_game(client, created.game_id, tokens, str(void))
                 set_aside_logs(bots.values(), attempt)
                 raise void
-            record = client.record(created.game_id)
         self._save_record(game, record)
         return outcome_of(game, record, final, attempts=attempt)
 

@@ -68,6 +68,8 @@ FINISHED = pb.GAME_STATUS_FINISHED
 MAX_LINE = 64 * 1024
 #: How often a refused answer is asked again while the seat must still decide.
 MAX_REASKS = 3
+#: In place of the version of a question asked on a version the store has since lost.
+LOST = -1
 #: How much of the bot's stderr is kept to tell why it ended (`arena.limits.exceeded`).
 STDERR_TAIL = 8192
 #: What the bridge logs when the bot outlives the end of the game (`curia arena check`
@@ -271,6 +273,8 @@ class Bridge:
         #: the bot's last answer refused as stale, with the decisions it chose among
         self.stale_answer: tuple[tuple[str, ...], str] | None = None
         self.latest = 0
+        #: the lineage of each version seen (a decision names the one it was taken on)
+        self.lineages: dict[int, str] = {}
         self.forfeited = False
         self.view = pb.View()
 
@@ -296,6 +300,9 @@ class Bridge:
                          name="watch").start()
         while True:
             kind, payload = self.events.get()
+            if kind == "rollback":
+                self._forget_lost_versions(payload)
+                kind = "view"
             if kind == "view":
                 if self._on_view(bot, payload):
                     return self._finish(bot)
@@ -313,10 +320,25 @@ class Bridge:
         """The seat's views, onto the event queue (a connection of its own)."""
         try:
             with SeatConnection(self.server, self.game_id, self.token) as connection:
-                for view in connection.follow(after_version):
-                    self.events.put(("view", view))
+                for update in connection.follow(after_version):
+                    self.events.put(("rollback" if update.rolled_back else "view",
+                                     update.view))
         except (grpc.RpcError, StreamInterrupted) as error:
             self.events.put(("error", describe_error(error)))
+
+    def _forget_lost_versions(self, view: pb.View) -> None:
+        """The store rolled back to `view`'s version (it lost later ones): answers to the
+        questions asked since are dropped when they come, and the bot is asked again
+        where the seat must decide."""
+        log.warning("the game was rolled back to version %d (the store lost later "
+                    "versions); asking again from there", view.version)
+        self.asked = collections.deque(LOST for _ in self.asked)
+        self.asked_versions.clear()
+        self.shown.clear()
+        self.reasks.clear()
+        self.lineages.clear()
+        self.stale_answer = None
+        self.latest = view.version
 
     def _on_view(self, bot: BotProcess, view: pb.View) -> bool:
         """Ask the bot when the seat must decide; True once the game is over."""
@@ -326,6 +348,7 @@ class Bridge:
         if view.version < self.latest:
             return False
         self.latest, self.view = view.version, view
+        self.lineages[view.version] = view.lineage
         if self.seat in view.forfeited_seats:
             if not self.forfeited:
                 log.warning("seat %d forfeited at version %d; following the game to its end",
@@ -361,6 +384,9 @@ class Bridge:
             log.warning("ignored a line the bot wrote unasked: %.80r", text)
             return
         version = self.asked.popleft()
+        if version == LOST:
+            log.info("dropped %.80r: asked on a version the store has lost", text)
+            return
         if version < self.latest and not self.forfeited and \
                 self.shown.get(version) == legal_notations(self.view):
             version = self.latest  # the same choice, still open at the newer version
@@ -374,10 +400,12 @@ class Bridge:
                 text: str) -> None:
         """Submit the bot's answer at `version`. Refused as stale (another seat decided
         first), it is kept: a newer view with the same decisions gets it again."""
-        request_id = f"{self.seat}-{version}-{self.reasks[version]}"
+        lineage = self.lineages.get(version, "")
+        request_id = f"{self.seat}-{version}-{lineage or 0}-{self.reasks[version]}"
         self.stale_answer = None
         try:
-            response = connection.submit(version, text, request_id=request_id)
+            response = connection.submit(version, text, request_id=request_id,
+                                         lineage=lineage)
         except grpc.RpcError as error:
             code = error.code()
             log.warning("%.80r at version %d refused (%s)", text, version,

@@ -11,6 +11,10 @@ version (so a retry after a lost answer is applied at most once). It is robust t
 * a server restart or a dropped connection: the channel is rebuilt and WatchGame resumes
   after the last version seen, with bounded retries (`service.retry`); a decision whose
   answer was lost is resubmitted unchanged, under the same request id;
+* a store that rolled back (lost versions it had acknowledged): the stream goes on from
+  the game's current version (`rolled_back`), the seat forgets what it knew of the lost
+  versions and decides again where it must; each decision names the lineage of the view
+  it was taken on, so one taken on a lost view is refused, never applied;
 * a game still waiting for open seats (the stream says nothing when it starts: polled);
 * its own forfeit (illegal decision, timeout, resignation): it stops deciding and
   follows the game to its end.
@@ -87,18 +91,20 @@ class SeatConnection:
     def view(self) -> pb.View:
         return self.client.view(self.game_id, self.token, JSON_ONLY)
 
-    def follow(self, after_version: int) -> Iterator[pb.View]:
-        """The seat's views from `after_version` on, each version once, until the game is
-        over (a dropped stream resumes after the last version seen)."""
-        for update in self.client.watch(self.game_id, self.token, after_version,
-                                        encoding=JSON_ONLY):
-            yield update.view
+    def follow(self, after_version: int) -> Iterator[pb.WatchGameResponse]:
+        """The seat's updates from `after_version` on, each version once, until the game
+        is over (a dropped stream resumes after the last version seen; after a rollback
+        of the store it goes on from the current version, marked `rolled_back`)."""
+        yield from self.client.watch(self.game_id, self.token, after_version,
+                                     encoding=JSON_ONLY)
 
-    def submit(self, version: int, text: str, request_id: str) -> pb.SubmitDecisionResponse:
-        """Submit; the reply's view carries no observation (the stream brings it)."""
+    def submit(self, version: int, text: str, request_id: str,
+               lineage: str = "") -> pb.SubmitDecisionResponse:
+        """Submit what was decided on the view at `version` of `lineage`; the reply's view
+        carries no observation (the stream brings it)."""
         return self.client.submit(self.game_id, self.token, version, text,
                                   request_id=request_id,
-                                  encoding=pb.OBSERVATION_ENCODING_NONE)
+                                  encoding=pb.OBSERVATION_ENCODING_NONE, lineage=lineage)
 
     def resign(self, reason: str) -> pb.ResignSeatResponse:
         return self.client.resign(self.game_id, self.token, reason)
@@ -142,9 +148,14 @@ def play_connected(connection: SeatConnection, *, start: pb.View, seat: int, bot
     applied = -1  # the last version whose decision the server applied
     decided = 0  # decisions of this seat applied so far
     forfeited = False
-    for view in connection.follow(start.version):
+    for update in connection.follow(start.version):
+        view = update.view
         if view.status == FINISHED:
             return view
+        if update.rolled_back:  # the store lost versions: what was known of them goes
+            log.warning("seat %d: the game was rolled back to version %d (the store lost "
+                        "later versions); deciding again from there", seat, view.version)
+            latest, applied, chosen = view.version, -1, None
         if view.version < latest:
             continue
         latest = view.version
@@ -163,7 +174,7 @@ def play_connected(connection: SeatConnection, *, start: pb.View, seat: int, bot
             chosen = (legal, notation(bot.choose(state, seat)))
             if pace:
                 time.sleep(pace)
-        response = submit(connection, seat, view.version, chosen[1])
+        response = submit(connection, seat, view, chosen[1])
         if response is not None:
             applied, chosen, decided = view.version, None, decided + 1
             latest = max(latest, response.version)
@@ -171,17 +182,29 @@ def play_connected(connection: SeatConnection, *, start: pb.View, seat: int, bot
                             f"was over")
 
 
-def submit(connection: SeatConnection, seat: int, version: int,
+def submit(connection: SeatConnection, seat: int, view: pb.View,
            text: str) -> pb.SubmitDecisionResponse | None:
-    """Submit a decision; None if the server refused it (stale, illegal, too late)."""
+    """Submit a decision taken on `view`; None if the server refused it (stale, illegal,
+    too late). Its request id names the seat, the version and the lineage: a retry is the
+    same request, a decision at a version replayed after a rollback is a new one."""
+    version = view.version
     try:
-        return connection.submit(version, text, request_id=f"{seat}-{version}")
+        return connection.submit(version, text, request_id=request_id(seat, view),
+                                 lineage=view.lineage)
     except grpc.RpcError as error:
         if error.code() not in REFUSED:
             raise
         log.info("seat %d: %r at version %d refused (%s)", seat, text, version,
                  describe_error(error))
         return None
+
+
+def request_id(seat: int, view: pb.View, attempt: int | None = None) -> str:
+    """The request id of a seat's decision on `view` (and its `attempt`-th re-ask)."""
+    parts = [str(seat), str(view.version), view.lineage or "0"]
+    if attempt is not None:
+        parts.append(str(attempt))
+    return "-".join(parts)
 
 
 def describe_result(view: pb.View, seat: int) -> str:

@@ -86,6 +86,9 @@ def print_updates(updates: Iterable[pb.WatchGameResponse], out: TextIO) -> pb.Vi
     view = pb.View()
     turn = 0
     for update in updates:
+        if update.rolled_back:
+            print(f"-- the server lost later versions (its store rolled back): the game "
+                  f"goes on from version {update.version} --", file=out, flush=True)
         if update.HasField("decision"):
             recorded = update.decision
             names = list(update.view.seat_names)

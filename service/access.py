@@ -97,8 +97,8 @@ class AccessPolicy:
                                f"{self.creates.per_minute} a minute (bursts of "
                                f"{self.creates.burst}); retry later")
 
-    def check_live_games(self, live: int) -> None:
-        if self.max_live_games and live >= self.max_live_games:
-            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "live_games_cap",
-                               f"the server holds its maximum of {self.max_live_games} "
-                               "live games (waiting or in progress); retry when some end")
+    def live_games_full(self) -> ServiceError:
+        """The refusal of a CreateGame over the live-games cap."""
+        return ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "live_games_cap",
+                            f"the server holds its maximum of {self.max_live_games} "
+                            "live games (waiting or in progress); retry when some end")

@@ -87,21 +87,26 @@ class CuriaClient:
 
     def submit(self, game_id: str, token: str, version: int, decision: str | pb.Decision,
                request_id: str | None = None,
-               encoding: pb.ObservationEncoding = BOTH) -> pb.SubmitDecisionResponse:
+               encoding: pb.ObservationEncoding = BOTH,
+               lineage: str = "") -> pb.SubmitDecisionResponse:
         """Submit a decision (text notation or a typed Decision); safe to retry with the
-        same request_id."""
+        same request_id. `lineage`: the View.lineage of the view it was taken on (refused
+        with ABORTED if the store has lost that view's history)."""
         message = decision if isinstance(decision, pb.Decision) else pb.Decision(
             notation=decision)
         return self.stub.SubmitDecision(pb.SubmitDecisionRequest(
             game_id=game_id, seat_token=token, expected_version=version, decision=message,
-            request_id=request_id or uuid.uuid4().hex, observation_encoding=encoding),
-            timeout=self.timeout)
+            request_id=request_id or uuid.uuid4().hex, observation_encoding=encoding,
+            expected_lineage=lineage), timeout=self.timeout)
 
     def watch(self, game_id: str, token: str = "", after_version: int = 0,
-              encoding: pb.ObservationEncoding = BOTH) -> Iterator[pb.WatchGameResponse]:
+              encoding: pb.ObservationEncoding = BOTH,
+              after_lineage: str = "") -> Iterator[pb.WatchGameResponse]:
+        """WatchGame from `after_version` (`after_lineage`: its view's lineage, so that a
+        version the store has lost resumes at the current one, marked rolled_back)."""
         stream: Any = self.stub.WatchGame(pb.WatchGameRequest(
             game_id=game_id, seat_token=token, after_version=after_version,
-            observation_encoding=encoding))
+            observation_encoding=encoding, after_lineage=after_lineage))
         yield from stream
 
     def resign(self, game_id: str, token: str, reason: str = "") -> pb.ResignSeatResponse:

@@ -45,6 +45,13 @@ def stale(expected: int, current: int) -> ServiceError:
                         f"the game is at version {current}; read the view and decide again")
 
 
+def rolled_back(version: int) -> ServiceError:
+    return ServiceError(grpc.StatusCode.ABORTED, "rolled_back",
+                        f"the view this decision was taken on (version {version}) is from a "
+                        f"history the store has lost (it rolled back, and the game went on "
+                        f"another way); nothing was applied: read the view and decide again")
+
+
 def from_decision_error(error: DecisionError) -> ServiceError:
     """Map the engine's typed errors to status codes."""
     if isinstance(error, NotationError):

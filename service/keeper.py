@@ -49,6 +49,7 @@ from service.errors import (
     invalid,
     not_found,
     precondition,
+    rolled_back,
     stale,
 )
 from service.metrics import (
@@ -59,7 +60,14 @@ from service.metrics import (
     TIMEOUTS,
     series,
 )
-from service.store import GameStore, LogEntry, StoredGame, now_ms, token_hash
+from service.store import (
+    GameStore,
+    LogEntry,
+    StoredGame,
+    next_lineage,
+    now_ms,
+    token_hash,
+)
 from service.views import build_view
 
 log = logging.getLogger("curia.service")
@@ -79,6 +87,11 @@ CAUSES = {"seat": pb.DECISION_CAUSE_SEAT, "timeout": pb.DECISION_CAUSE_TIMEOUT,
 DEFAULT_AUTOPLAY_LIMIT = 64
 #: Why a game waiting for its players ends when every seat has resigned before the start.
 NOBODY_STARTED = "every seat resigned before the game started"
+
+
+class Diverged(Exception):
+    """A commit refused because the game is at its version on another lineage: the
+    state it was built on (cached by this process) belongs to a history the store lost."""
 
 
 def check_game_id(game_id: str) -> None:
@@ -105,42 +118,45 @@ def fallback_decision(state: GameState, seed: int, version: int, seat: int) -> A
 
 
 class StateCache:
-    """Engine states by (game id, version), read-only: the state at a version never
-    changes, so entries never go stale. `fresh()` gives a copy that may be changed."""
+    """Engine states by (game id, version, lineage), read-only: the state of a version of
+    one history never changes, so entries never go stale (after a rollback the same
+    version has another lineage). `fresh()` gives a copy that may be changed."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self.entries: OrderedDict[tuple[str, int], GameState] = OrderedDict()
+        self.entries: OrderedDict[tuple[str, int, str], GameState] = OrderedDict()
 
     def get(self, stored: StoredGame) -> GameState:
-        key = (stored.game_id, stored.version)
+        key = (stored.game_id, stored.version, stored.lineage)
         state = self.entries.get(key)
         if state is None:
             state = games.load(stored.state)
-            self.put(stored.game_id, stored.version, state)
+            self.put(stored, state)
         return state
 
     def fresh(self, stored: StoredGame) -> GameState:
-        state = self.entries.get((stored.game_id, stored.version))
+        state = self.entries.get((stored.game_id, stored.version, stored.lineage))
         return state.clone() if state is not None else games.load(stored.state)
 
     def take(self, stored: StoredGame) -> GameState:
         """The state at the stored version, for the caller to change: the cached one,
         taken out of the cache (no copy), else a new one from the stored bytes."""
-        state = self.entries.pop((stored.game_id, stored.version), None)
+        state = self.entries.pop((stored.game_id, stored.version, stored.lineage), None)
         return state if state is not None else games.load(stored.state)
 
-    def put(self, game_id: str, version: int, state: GameState) -> None:
-        self.entries[(game_id, version)] = state
+    def put(self, stored: StoredGame, state: GameState) -> None:
+        """Cache `state` as the one at `stored`'s version and lineage."""
+        self.entries[(stored.game_id, stored.version, stored.lineage)] = state
         if len(self.entries) > self.size:
             self.entries.popitem(last=False)
 
 
 class GameCache:
-    """The latest known record of each game this process served (LRU), so that a
+    """The last record of each game this process read or committed (LRU), so that a
     SubmitDecision at that exact version needs no read from Redis: the commit script
-    checks the version and the status, so an entry gone stale costs a refusal (ABORTED),
-    never a wrong commit. `get` hands out a copy the caller may change."""
+    checks the version, the lineage and the status, so an entry gone stale (even one from
+    a history the store has since lost) costs a reload or a refusal (ABORTED), never a
+    wrong commit. `get` hands out a copy the caller may change."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
@@ -154,13 +170,16 @@ class GameCache:
         return found.copy()
 
     def put(self, stored: StoredGame) -> None:
-        known = self.entries.get(stored.game_id)
-        if known is not None and known.version > stored.version:
-            return  # a newer one is known already
+        """Keep `stored` as the game's last record (even at a lower version than the one
+        known: after a rollback that is the truth; a read overtaken by a commit only
+        costs the next request a reload)."""
         self.entries[stored.game_id] = stored.copy()
         self.entries.move_to_end(stored.game_id)
         if len(self.entries) > self.size:
             self.entries.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        self.entries.pop(game_id, None)
 
 
 class GameKeeper:
@@ -207,14 +226,15 @@ class GameKeeper:
             raise invalid("time_control: decision_ms at most 3600000, bank_ms at most "
                           "86400000, and a known policy")
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
-        if self.access.max_live_games:
-            self.access.check_live_games(await self.store.active_games())
         try:
             state = games.new_game(request.game, request.variant, seats,
                                    dict(request.options), seed)
         except SetupError as error:
             raise invalid(str(error)) from None
         game_id = secrets.token_hex(16)
+        cap = self.access.max_live_games
+        if cap and not await self.store.reserve_live(game_id, cap):
+            raise self.access.live_games_full()
         tokens = {s: secrets.token_urlsafe(32) for s in range(seats) if s not in open_seats}
         meta: dict[str, Any] = {
                 "game": request.game, "variant": state.variant, "num_seats": seats,
@@ -229,8 +249,14 @@ class GameKeeper:
         now = now_ms()
         clock = start_movers(new_clock(meta, now), state.to_move(), now)
         deadline = game_deadline(meta, clock, state.to_move()) if not waiting else 0
-        await self.store.create(game_id, meta, state.to_bytes(), status,
-                                {s: token_hash(t) for s, t in tokens.items()}, deadline, clock)
+        try:
+            await self.store.create(game_id, meta, state.to_bytes(), status,
+                                    {s: token_hash(t) for s, t in tokens.items()}, deadline,
+                                    clock)
+        except BaseException:
+            if cap:  # give the reserved place back (a failed create wrote no game)
+                await self.store.forget(game_id)
+            raise
         GAMES_CREATED.labels(request.game).inc()
         log.info("game created", extra={"game_id": game_id, "game": request.game,
                                         "variant": state.variant, "seats": seats})
@@ -309,11 +335,13 @@ class GameKeeper:
 
     async def _game_to_decide(self, request: pb.SubmitDecisionRequest) -> StoredGame:
         """The game a decision is for: from the cache when it is there at the request's
-        version and in progress (no Redis read), else from Redis."""
+        version (and lineage, if the request names one) and in progress (no Redis read),
+        else from Redis."""
         check_game_id(request.game_id)
         cached = self.games.get(request.game_id)
         if (cached is not None and cached.status == "in_progress"
-                and cached.version == request.expected_version):
+                and cached.version == request.expected_version
+                and request.expected_lineage in ("", cached.lineage)):
             return cached
         return await self.load(request.game_id)
 
@@ -350,7 +378,7 @@ class GameKeeper:
         return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
                           seat, deadline, stored.forfeits,
                           bank_left(stored.clock, seat, movers, now_ms()), stored.ended,
-                          encoding, absent_seats(stored))
+                          encoding, absent_seats(stored), stored.lineage)
 
     async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
         stored = await self.load(request.game_id)
@@ -381,6 +409,14 @@ class GameKeeper:
     # -- deciding -------------------------------------------------------------------------
     async def submit(self, request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse:
         stored = await self._game_to_decide(request)
+        try:
+            return await self._submit(stored, request)
+        except Diverged:  # the state it was built on was lost: once more, from Redis
+            return await self._submit(await self.load(request.game_id), request,
+                                      last_try=True)
+
+    async def _submit(self, stored: StoredGame, request: pb.SubmitDecisionRequest, *,
+                      last_try: bool = False) -> pb.SubmitDecisionResponse:
         seat = self.seat_of(stored, request.seat_token, required=True)
         assert seat is not None
         stored = await self._contact(stored, seat)
@@ -402,6 +438,8 @@ class GameKeeper:
             raise precondition("game_over", "the game is over")
         if request.expected_version != stored.version:
             raise stale(request.expected_version, stored.version)
+        if request.expected_lineage and request.expected_lineage != stored.lineage:
+            raise rolled_back(request.expected_version)
         if stored.deadline and now_ms() > stored.deadline and \
                 now_ms() > viewer_deadline(stored.meta, stored.clock, (seat,), seat):
             raise precondition("time_up", "the time for this decision is up; the timeout "
@@ -415,7 +453,7 @@ class GameKeeper:
             events = state.apply(seat, decision)
         except DecisionError as error:
             # a refused decision leaves the state as it was (the engine's contract)
-            self.states.put(stored.game_id, stored.version, state)
+            self.states.put(stored, state)
             refusal = from_decision_error(error)
             if stored.meta.get("forfeit_on_illegal") and refusal.reason in (
                     "illegal", "invalid_argument") and seat in state.to_move():
@@ -426,7 +464,9 @@ class GameKeeper:
                                        f"{seat}:{request.request_id}")
         if committed.outcome == "duplicate":
             return await self._duplicate(stored, seat, committed.version, request)
-        if committed.outcome == "stale":
+        if committed.outcome == "diverged" and not last_try:
+            raise Diverged
+        if committed.outcome in ("stale", "diverged"):
             raise stale(request.expected_version, committed.version)
         if committed.outcome == "not_in_progress":
             raise precondition("game_over", "the game is over")
@@ -447,13 +487,18 @@ class GameKeeper:
                        state.to_move())
         deadline = game_deadline(stored.meta, clock, state.to_move())
         data = state.to_bytes()
+        written = notation(decision)
+        lineage = next_lineage(stored.chain, stored.lineage, seat, written, cause)
         committed = await self.store.commit(
             stored.game_id, stored.version, data, request_key=request_key,
             status=status, deadline=deadline, new_forfeits=new_forfeits or {}, clock=clock,
-            seat=seat, notation=notation(decision), cause=cause, events=events_json(events))
-        if committed.outcome == "ok":
-            self.states.put(stored.game_id, committed.version, state)
-            stored.version, stored.state = committed.version, data
+            seat=seat, notation=written, cause=cause, events=events_json(events),
+            expected_lineage=stored.lineage, lineage=lineage)
+        if committed.outcome != "ok":
+            self.games.forget(stored.game_id)  # the next request reads the game anew
+        else:
+            stored.version, stored.state, stored.lineage = committed.version, data, lineage
+            self.states.put(stored, state)
             stored.status, stored.deadline, stored.clock = status, deadline, clock
             stored.autoplay = 0 if cause == "seat" else stored.autoplay + 1
             if cause == "seat":
@@ -563,7 +608,8 @@ class GameKeeper:
 
     async def _abandon(self, stored: StoredGame, reason: str) -> int:
         """End a game nobody plays, without a result (its view says why)."""
-        if not await self.store.abandon(stored.game_id, stored.version, reason):
+        if not await self.store.abandon(stored.game_id, stored.version, reason,
+                                        stored.lineage):
             return 0
         stored.status, stored.ended = "finished", reason
         GAMES_EXPIRED.labels("in_progress").inc()
@@ -630,31 +676,46 @@ class GameKeeper:
 
     # -- watching -------------------------------------------------------------------------
     async def watch(self, request: pb.WatchGameRequest) -> AsyncIterator[pb.WatchGameResponse]:
-        """The view at `after_version`, then one message per later version, to the end."""
+        """The view at `after_version`, then one message per later version, to the end.
+        Should the store roll back under the stream (the game goes on from an earlier
+        version, on another lineage), the stream goes on from the game's current version,
+        that message marked `rolled_back`."""
         stored = await self.load(request.game_id)
         seat = self.seat_of(stored, request.seat_token, required=False)
         stored = await self._contact(stored, seat)
         version = request.after_version
-        if version > stored.version:
+        rolled = bool(request.after_lineage) and await self._lost(stored, version,
+                                                                  request.after_lineage)
+        if rolled:
+            version = stored.version
+        elif version > stored.version:
             raise ServiceError(grpc.StatusCode.OUT_OF_RANGE, "future_version",
                                f"after_version {version} is beyond the game's version "
-                               f"{stored.version}")
-        state, deadline, forfeits, clock = await self._state_at(stored, version)
-        current = version == stored.version
-        status = _status(state, stored.status if current else "in_progress")
+                               f"{stored.version} (if it was seen, the store has rolled "
+                               f"back: pass after_lineage, or read the view, to go on from "
+                               f"the current version)")
         encoding = request.observation_encoding
-        yield pb.WatchGameResponse(version=version, view=build_view(
-            stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
-            bank_left(clock, seat, state.to_move(), now_ms()), stored.ended if current else "",
-            encoding, absent_seats(stored) if current else ()))
+        state, view = await self._view_at(stored, version, seat, encoding)
+        yield pb.WatchGameResponse(version=version, view=view, rolled_back=rolled)
+        lineage = view.lineage
         over = stored.status == "finished"  # its log may be a compact record: no waiting
-        while not state.is_over and not (current and stored.ended):
+        ended = version == stored.version and stored.ended
+        while not state.is_over and not ended:
             entries = await (self.store.log(stored.game_id, version) if over
                              else self.store.wait_log(stored.game_id, version))
-            if not entries:
+            diverged = bool(entries and entries[0].parent and lineage
+                            and entries[0].parent != lineage)
+            if not entries or diverged:
                 latest = await self.store.load(stored.game_id)
                 if latest is None:
                     return  # the game expired
+                if diverged or _behind(latest, version, lineage):
+                    stored, version = latest, latest.version
+                    state, view = await self._view_at(latest, version, seat, encoding)
+                    yield pb.WatchGameResponse(version=version, view=view, rolled_back=True)
+                    lineage, over, ended = view.lineage, latest.status == "finished", \
+                        latest.ended
+                    continue
                 if latest.ended and latest.version == version:  # ended by the server
                     yield pb.WatchGameResponse(version=version, view=self._view(
                         latest, state, seat, encoding))
@@ -667,7 +728,7 @@ class GameKeeper:
                 seen_by = state.decision_seen_by(entry.seat, decision)
                 secret = seen_by is not None and seat not in seen_by
                 events = state.apply_unchecked(entry.seat, decision)  # checked when made
-                version = entry.version
+                version, lineage = entry.version, entry.lineage
                 yield pb.WatchGameResponse(
                     version=version, events=codec.events_to_proto(version, events, seat),
                     decision=pb.RecordedDecision(version=version, seat=entry.seat,
@@ -678,13 +739,39 @@ class GameKeeper:
                                     _status(state, "in_progress"), seat, entry.deadline,
                                     entry.forfeits,
                                     bank_left(entry.clock, seat, state.to_move(), now_ms()),
-                                    encoding=encoding))
+                                    encoding=encoding, lineage=lineage))
+
+    async def _lost(self, stored: StoredGame, version: int, lineage: str) -> bool:
+        """Whether `version` of `lineage` is no longer in the game's history (the store
+        rolled back): the game is behind it, or on another lineage there."""
+        if version > stored.version:
+            return True
+        if version == stored.version:
+            return stored.lineage != lineage
+        if version == 0:
+            return False  # before the first decision every history is one
+        entries = await self.store.log(stored.game_id, version - 1, version)
+        known = entries[0].lineage if entries else ""
+        return bool(known) and known != lineage
+
+    async def _view_at(self, stored: StoredGame, version: int, seat: int | None,
+                       encoding: int) -> tuple[GameState, pb.View]:
+        """The game's state at `version` and the viewer's view of it."""
+        state, deadline, forfeits, clock, lineage = await self._state_at(stored, version)
+        current = version == stored.version
+        status = _status(state, stored.status if current else "in_progress")
+        return state, build_view(
+            stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
+            bank_left(clock, seat, state.to_move(), now_ms()), stored.ended if current else "",
+            encoding, absent_seats(stored) if current else (), lineage)
 
     async def _state_at(self, stored: StoredGame, version: int
-                        ) -> tuple[GameState, int, dict[int, str], dict[str, Any]]:
-        """The game at `version`: the stored state, or a replay of its log from the seed."""
+                        ) -> tuple[GameState, int, dict[int, str], dict[str, Any], str]:
+        """The game at `version`: the stored state, or a replay of its log from the seed;
+        with its deadline, forfeits, clock and lineage."""
         if version == stored.version:
-            return games.load(stored.state), stored.deadline, stored.forfeits, stored.clock
+            return (games.load(stored.state), stored.deadline, stored.forfeits, stored.clock,
+                    stored.lineage)
         meta = stored.meta
         state = games.new_game(meta["game"], meta["variant"], meta["num_seats"],
                                meta["options"], meta["seed"])
@@ -692,9 +779,16 @@ class GameKeeper:
         for entry in entries:
             state.apply_unchecked(entry.seat, state.parse(entry.notation))
         if not entries:
-            return state, 0, {}, new_clock(meta, meta["created_ms"])
+            return state, 0, {}, new_clock(meta, meta["created_ms"]), ""
         last = entries[-1]
-        return state, last.deadline, last.forfeits, last.clock
+        return state, last.deadline, last.forfeits, last.clock, last.lineage
+
+
+def _behind(latest: StoredGame, version: int, lineage: str) -> bool:
+    """Whether the game, as just read, has lost the version a stream is at: it is behind
+    it, or at it on another lineage (the store rolled back)."""
+    return latest.version < version or (
+        latest.version == version and bool(lineage) and latest.lineage != lineage)
 
 
 def absent_seats(stored: StoredGame) -> list[int]:

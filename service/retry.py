@@ -14,7 +14,9 @@ JoinGame is not offered: a lost answer would leave a seat taken that nobody can 
 
 `resumable_watch` follows WatchGame; when the stream breaks, or ends before the game does,
 it reopens after the last version it yielded, so each version is yielded exactly once, in
-order, whatever the failures in between.
+order, whatever the failures in between. Should the store roll back (lose versions it had
+acknowledged), the stream goes on from the game's current version: that message is marked
+`rolled_back` and its version is at or below the last one yielded.
 """
 
 from __future__ import annotations
@@ -189,21 +191,24 @@ def resumable_watch(*, source: ClientSource, policy: RetryPolicy, game_id: str,
                     ) -> Iterator[pb.WatchGameResponse]:
     """WatchGame from `after_version` (its view first, then each later version) until the
     game is over, every version exactly once: a stream that breaks or ends early is
-    reopened after the last version yielded, retried per `policy` (any message resets the
-    count of failures in a row). Raises the last failure once the policy gives up."""
+    reopened after the last version yielded (and its lineage: a version the store has
+    since lost resumes at the current one, marked `rolled_back`), retried per `policy`
+    (any message resets the count of failures in a row). Raises the last failure once
+    the policy gives up."""
     streak = _Streak(policy)
     last: int | None = None  # the last version yielded
+    lineage = ""  # and its lineage
     while True:
         client = source.current()
         error: Exception
         try:
             for update in client.watch(game_id, token,
                                        after_version if last is None else last,
-                                       encoding=encoding):
-                if last is not None and update.version <= last:
+                                       encoding=encoding, after_lineage=lineage):
+                if last is not None and update.version <= last and not update.rolled_back:
                     continue  # the resume point, already yielded
                 streak.reset()
-                last = update.version
+                last, lineage = update.version, update.view.lineage
                 yield update
                 if update.view.status == FINISHED:
                     return
@@ -259,13 +264,14 @@ class RetryingClient:
 
     def submit(self, game_id: str, token: str, version: int, decision: str | pb.Decision,
                request_id: str | None = None,
-               encoding: pb.ObservationEncoding = BOTH) -> pb.SubmitDecisionResponse:
+               encoding: pb.ObservationEncoding = BOTH,
+               lineage: str = "") -> pb.SubmitDecisionResponse:
         """Submit a decision; every attempt carries the same request id (one is made up
-        if none is given), so it is applied once."""
+        if none is given), so it is applied once. `lineage`: see CuriaClient.submit."""
         same_id = request_id or uuid.uuid4().hex
         return self.call(lambda client: client.submit(game_id, token, version, decision,
                                                       request_id=same_id,
-                                                      encoding=encoding))
+                                                      encoding=encoding, lineage=lineage))
 
     def resign(self, game_id: str, token: str, reason: str = "") -> pb.ResignSeatResponse:
         return self.call(lambda client: client.resign(game_id, token, reason))

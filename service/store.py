@@ -9,10 +9,15 @@ Keys of one game share the hash tag `{<game id>}`, so they live in one Redis Clu
                                  autoplay (server decisions since the last seat decision),
                                  ended (why a game ended without a result, e.g. abandoned),
                                  present:<seat> (a game waiting for its players: when the
-                                 seat first made contact, ms)
+                                 seat first made contact, ms),
+                                 lineage (the current version's lineage; see below),
+                                 chain (the secret key of its lineages),
+                                 record (a finished game's compact record)
     curia:{id}:log       stream  one entry per version, id "<version>-1": seat, notation,
-                                 cause, events (JSON), ms, deadline, forfeits, clock
-    curia:{id}:requests  hash    "<seat>:<request id>" -> the version it produced
+                                 cause, events (JSON), ms, deadline, forfeits, clock, lineage
+                                 and the lineage of the version before (parent)
+    curia:{id}:requests  hash    "<seat>:<request id>" -> the version it produced (a
+                                 finished game keeps them in its compact record)
 
 Two indexes that span games live outside any game's slot and are only hints:
 `curia:active` (set of live games: waiting or in progress) and `curia:deadlines` (zset
@@ -23,16 +28,28 @@ Live games' keys carry a TTL of twice the idle limit (at least a minute more tha
 renewed by every commit, so a game nobody sweeps still goes away; finished games keep
 theirs for `finished_ttl`.
 
-A decision commits with one Lua script: a compare-and-set on the version that also
-appends the log entry and records the request id, so concurrent servers never lose or
-double-apply a decision.
+A decision commits with one Lua script: a compare-and-set on the version and the lineage
+that also appends the log entry and records the request id, so concurrent servers never
+lose or double-apply a decision.
+
+Every version has a lineage ("" at version 0): a keyed hash chain of the decisions,
+`next_lineage(chain key, the version before's lineage, seat, notation, cause)`, its key a
+per-game secret (field `chain`) so that a lineage reveals no secret decision. Redis can
+lose acknowledged versions (a failover to a replica that lagged, a restore from a
+backup, a host crash under `appendfsync everysec`); the game may then be played on from
+an earlier version, and its version numbers repeat with other decisions. The lineage
+tells the two histories apart (the same decisions give the same lineage: the same
+state): a server that holds a state from the lost one (cached by game, version and
+lineage) has its commit refused ('diverged') and reloads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import json
+import secrets
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -75,6 +92,14 @@ local function merge_forfeits(key, added)
 end
 """
 
+#: KEYS: the live-games set. ARGV: the cap, the new game's id. Takes a place among the
+#: live games for a game about to be created, in the same step as the count: 0 if full.
+RESERVE_LIVE_SCRIPT = """
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[2])
+return 1
+"""
+
 #: KEYS: game hash. ARGV: ttl, then the hash's fields and values. Writes a new game whole
 #: (never half of one); 0 if the id is taken.
 CREATE_SCRIPT = """
@@ -88,8 +113,8 @@ return 1
 #:       live-games set and the deadlines index, updated in the same call (and the new
 #:       version is then published for watchers: service/version_feed.py).
 #: ARGV: expected version, state, request key, status, deadline, forfeits to add, seat,
-#:       notation, cause, events, ms, ttl seconds, clock, the game id and the index's next
-#:       look (ms; 0: leave the index as it is).
+#:       notation, cause, events, ms, ttl seconds, clock, the game id, the index's next
+#:       look (ms; 0: leave the index as it is), the expected lineage, the new lineage.
 #: Returns the outcome, the version and (when ok) the merged forfeits.
 COMMIT_SCRIPT = MERGE_FORFEITS + """
 local done = redis.call('HGET', KEYS[3], ARGV[3])
@@ -97,16 +122,20 @@ if done then return {'duplicate', done} end
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing', '0'} end
 if tonumber(current) ~= tonumber(ARGV[1]) then return {'stale', current} end
+if (redis.call('HGET', KEYS[1], 'lineage') or '') ~= ARGV[16] then
+  return {'diverged', current}
+end
 if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then
   return {'not_in_progress', current}
 end
 local version = tonumber(current) + 1
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[4],
-           'deadline', ARGV[5], 'clock', ARGV[13])
+           'deadline', ARGV[5], 'clock', ARGV[13], 'lineage', ARGV[17])
 local forfeits = merge_forfeits(KEYS[1], ARGV[6])
 redis.call('XADD', KEYS[2], version .. '-1', 'seat', ARGV[7], 'notation', ARGV[8],
            'cause', ARGV[9], 'events', ARGV[10], 'ms', ARGV[11], 'deadline', ARGV[5],
-           'forfeits', forfeits, 'clock', ARGV[13])
+           'forfeits', forfeits, 'clock', ARGV[13], 'lineage', ARGV[17],
+           'parent', ARGV[16])
 redis.call('HSET', KEYS[3], ARGV[3], version)
 if ARGV[9] == 'seat' then
   redis.call('HSET', KEYS[1], 'active_ms', ARGV[11], 'autoplay', 0)
@@ -206,21 +235,23 @@ start(KEYS[1], ARGV[3], ARGV[4], ARGV[2], ARGV[5])
 return 'started'
 """
 
-#: KEYS: game hash, log stream, requests hash. ARGV: expected version, why it ended, ttl.
-#: Ends a game in progress without a result; false if it moved on or is not in progress.
+#: KEYS: game hash, log stream, requests hash. ARGV: expected version, why it ended, ttl,
+#: expected lineage. Ends a game in progress without a result; false if it moved on (or
+#: is on another lineage) or is not in progress.
 ABANDON_SCRIPT = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return false end
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return false end
+if (redis.call('HGET', KEYS[1], 'lineage') or '') ~= ARGV[4] then return false end
 redis.call('HSET', KEYS[1], 'status', 'finished', 'ended', ARGV[2], 'deadline', 0)
 for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, tonumber(ARGV[3])) end
 return true
 """
 
 #: KEYS: game hash, log stream, requests hash. ARGV: the final version, the compact
-#: record, the ttl, the compressed state, then request keys and versions to keep (the
-#: game's hash is written anew: no space left over from the values it held in play). A
-#: finished game becomes its record (see GameStore.compact); false if the game is not
-#: finished at that version.
+#: record (request ids included), the ttl, the compressed state (the game's hash is
+#: written anew: no space left over from the values it held in play). A finished game
+#: becomes its record (see GameStore.compact); false if the game is not finished at that
+#: version.
 COMPACT_SCRIPT = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'finished' then return false end
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return false end
@@ -228,8 +259,7 @@ local fields = redis.call('HGETALL', KEYS[1])
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('HSET', KEYS[1], 'record', ARGV[2], 'state', ARGV[4])
-if #ARGV > 4 then redis.call('HSET', KEYS[3], unpack(ARGV, 5)) end
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], tonumber(ARGV[3])) end
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 return true
 """
 
@@ -241,6 +271,12 @@ if status and status ~= 'waiting' then return false end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return true
 """
+
+
+def next_lineage(chain: bytes, parent: str, seat: int, notation: str, cause: str) -> str:
+    """The lineage of the version a decision makes (see the module's docstring)."""
+    text = f"{parent}\n{seat}\n{cause}\n{notation}".encode()
+    return hmac.new(chain, text, hashlib.sha256).hexdigest()[:16]
 
 
 def token_hash(token: str) -> str:
@@ -275,6 +311,10 @@ class StoredGame:
     ended: str = ""
     #: The seats that have made contact with a game waiting for its players.
     present: frozenset[int] = frozenset()
+    #: The current version's lineage ("" at version 0; see the module's docstring).
+    lineage: str = ""
+    #: The secret key of the game's lineage chain.
+    chain: bytes = b""
 
     def copy(self) -> StoredGame:
         """A shallow copy (copy.copy, without its generic machinery: this is per request)."""
@@ -296,6 +336,9 @@ class LogEntry:
     deadline: int
     forfeits: dict[int, str]
     clock: dict[str, Any]
+    #: The lineage of this version and of the one before ("" where unknown).
+    lineage: str = ""
+    parent: str = ""
 
 
 @dataclass(frozen=True)
@@ -310,8 +353,10 @@ class Forfeit:
 
 @dataclass(frozen=True)
 class Commit:
-    """What the commit script answered: 'ok', 'duplicate', 'stale', 'not_in_progress'
-    (ended meanwhile, e.g. abandoned) or 'missing'; with 'ok', the merged forfeits."""
+    """What the commit script answered: 'ok', 'duplicate', 'stale', 'diverged' (the
+    version matches but on another lineage: the state the commit was built on was lost),
+    'not_in_progress' (ended meanwhile, e.g. abandoned) or 'missing'; with 'ok', the
+    merged forfeits."""
 
     outcome: str
     version: int
@@ -341,6 +386,7 @@ class GameStore:
         #: seconds without a create, join or seat decision after which a live game ends
         self.idle_ttl = idle_ttl
         self._create = client.register_script(CREATE_SCRIPT)
+        self._reserve_live = client.register_script(RESERVE_LIVE_SCRIPT)
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._commit_sha = link.script(COMMIT_SCRIPT) if link is not None else ""
         self._join = client.register_script(JOIN_SCRIPT)
@@ -399,7 +445,7 @@ class GameStore:
         fields: dict[str, Any] = {"meta": json.dumps(meta), "state": state, "version": 0,
                                   "status": status, "forfeits": "{}", "deadline": deadline,
                                   "clock": _dumps(clock), "active_ms": created_ms,
-                                  "autoplay": 0}
+                                  "autoplay": 0, "chain": secrets.token_hex(16)}
         fields.update({f"token:{seat}": h for seat, h in token_hashes.items()})
         pairs = [item for name, value in fields.items() for item in (name, value)]
         with series(REDIS_SECONDS, "create").time():
@@ -427,25 +473,38 @@ class GameStore:
             deadline=int(raw.get(b"deadline", b"0")),
             clock=orjson.loads(raw.get(b"clock", b"{}")),
             active_ms=int(raw.get(b"active_ms", b"0")), autoplay=int(raw.get(b"autoplay", b"0")),
-            ended=raw.get(b"ended", b"").decode(), present=present)
+            ended=raw.get(b"ended", b"").decode(), present=present,
+            lineage=raw.get(b"lineage", b"").decode(),
+            chain=raw.get(b"chain", game_id.encode()))
 
     async def request_version(self, game_id: str, seat: int, request_id: str) -> int | None:
-        """The version a request id already produced for this seat, if any."""
+        """The version a request id already produced for this seat, if any: from the
+        game's request ids, or from its compact record once it is finished."""
+        game_key, _, requests_key = keys(game_id)
+        request_key = f"{seat}:{request_id}"
         with series(REDIS_SECONDS, "request").time():
-            found = await self.redis.hget(keys(game_id)[2], f"{seat}:{request_id}")
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.hget(requests_key, request_key)
+                pipe.hget(game_key, RECORD_FIELD)
+                found, record = await pipe.execute()
+        if found is None and record is not None:
+            found = record_requests(record).get(request_key)
         return int(found) if found is not None else None
 
     async def commit(self, game_id: str, expected_version: int, state: bytes, *,
                      request_key: str, status: str, deadline: int,
                      new_forfeits: dict[int, str], clock: dict[str, Any], seat: int,
-                     notation: str, cause: str, events: str) -> Commit:
-        """Compare-and-set the next version, append its log entry, record the request."""
+                     notation: str, cause: str, events: str, expected_lineage: str,
+                     lineage: str) -> Commit:
+        """Compare-and-set the next version (at `expected_version` on `expected_lineage`,
+        the new one on `lineage`), append its log entry, record the request."""
         ttl = self.finished_ttl if status == "finished" else self.live_ttl
         now = now_ms()
         look = self.next_look(deadline, now) if deadline or cause == "seat" else 0
         args = [expected_version, state, request_key, status, deadline,
                 _dumps(new_forfeits), seat, notation,
-                cause, events, now, ttl, _dumps(clock), game_id, look]
+                cause, events, now, ttl, _dumps(clock), game_id, look, expected_lineage,
+                lineage]
         indexes = [] if self.cluster else [ACTIVE, DEADLINES]  # a Cluster: another slot
         with series(REDIS_SECONDS, "commit").time():
             script_keys = [*keys(game_id), *indexes]
@@ -468,11 +527,12 @@ class GameStore:
             pipe.zrem(DEADLINES, game_id)
             await pipe.execute()
 
-    async def abandon(self, game_id: str, version: int, reason: str) -> bool:
-        """End a game in progress at `version` without a result; False if it moved on."""
+    async def abandon(self, game_id: str, version: int, reason: str, lineage: str) -> bool:
+        """End a game in progress at `version` on `lineage` without a result; False if it
+        moved on."""
         with series(REDIS_SECONDS, "abandon").time():
             ended = await self._abandon(keys=list(keys(game_id)),
-                                        args=[version, reason, self.finished_ttl])
+                                        args=[version, reason, self.finished_ttl, lineage])
         if ended:
             await self.forget(game_id)
         return bool(ended)
@@ -542,37 +602,37 @@ class GameStore:
         end = f"{up_to}-1" if up_to is not None else "+"
         game_key, log_key, _ = keys(game_id)
         with series(REDIS_SECONDS, "log").time():
-            if self.link is not None:  # both reads in one write on the pipelined connection
-                found, record = await self.link.execute_all([
+            if self.link is not None:  # the reads in one write on the pipelined connection
+                found, record, chain = await self.link.execute_all([
                     ("XRANGE", log_key, f"({after_version}-1", end),
-                    ("HGET", game_key, RECORD_FIELD)])
+                    ("HGET", game_key, RECORD_FIELD), ("HGET", game_key, "chain")])
                 rows = stream_rows(found)
             else:
                 rows = await self.redis.xrange(log_key, f"({after_version}-1", end)
-                record = None if rows else await self.redis.hget(game_key, RECORD_FIELD)
+                record, chain = ((None, None) if rows else
+                                 await self.redis.hmget(game_key, RECORD_FIELD, "chain"))
         if rows:
             return [_entry(entry_id, fields) for entry_id, fields in rows]
         if record is None:
             return []
-        return [e for e in record_entries(record)
+        return [e for e in record_entries(record, chain or game_id.encode())
                 if after_version < e.version and (up_to is None or e.version <= up_to)]
 
     async def compact(self, game_id: str, version: int) -> bool:
-        """Keep a finished game as its record: the decisions (seat, notation, cause, time)
-        and forfeits, compressed, in the game's hash; the stream goes (its events and
-        views are regenerated by replay), and of the request ids only each seat's last
-        (a retry of the decision that ended the game still answers duplicate)."""
+        """Keep a finished game as its record: the decisions (seat, notation, cause, time),
+        forfeits and request ids, compressed, in the game's hash; the stream and the
+        request hash go (events and views are regenerated by replay; a retry of any
+        applied request still answers its first outcome, duplicate)."""
         game_key, log_key, requests_key = keys(game_id)
         rows = await self.redis.xrange(log_key)
         state = await self.redis.hget(game_key, "state")
         if not rows or state is None or _entry(*rows[-1]).version != version:
             return False
-        blob = compact_record(_record_entries(rows))
         requests = await self.redis.hgetall(requests_key)
-        kept = last_request_per_seat(requests)
+        blob = compact_record(_record_entries(rows), requests)
         with series(REDIS_SECONDS, "compact").time():
             done = await self._compact(keys=[game_key, log_key, requests_key], args=[
-                version, blob, self.finished_ttl, compress_state(state), *kept])
+                version, blob, self.finished_ttl, compress_state(state)])
         return bool(done)
 
     async def wait_log(self, game_id: str, after_version: int,
@@ -616,6 +676,11 @@ class GameStore:
     async def unschedule(self, game_id: str) -> None:
         await self.redis.zrem(DEADLINES, game_id)
 
+    async def reserve_live(self, game_id: str, cap: int) -> bool:
+        """Count `game_id` among the live games unless `cap` are live already (atomic:
+        concurrent creates never exceed it); `forget` gives the place back."""
+        return bool(await self._reserve_live(keys=[ACTIVE], args=[cap, game_id]))
+
     async def active_games(self) -> int:
         return int(await self.redis.scard(ACTIVE))
 
@@ -626,7 +691,9 @@ def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry:
         notation=fields[b"notation"].decode(), cause=fields[b"cause"].decode(),
         events=fields[b"events"].decode(), ms=int(fields[b"ms"]),
         deadline=int(fields[b"deadline"]), forfeits=_forfeits(fields[b"forfeits"]),
-        clock=orjson.loads(fields.get(b"clock", b"{}")))
+        clock=orjson.loads(fields.get(b"clock", b"{}")),
+        lineage=fields.get(b"lineage", b"").decode(),
+        parent=fields.get(b"parent", b"").decode())
 
 
 def _record_entries(rows: list[tuple[bytes, dict[bytes, bytes]]]) -> list[LogEntry]:
@@ -652,9 +719,11 @@ def compress_state(state: bytes) -> bytes:
     return state if state[:1] == b"x" else zlib.compress(state, 9)
 
 
-def compact_record(entries: list[LogEntry]) -> bytes:
-    """A finished game's decisions and forfeits, compressed: [[seat, notation, cause, ms
-    since the previous decision], ...] and the versions where the forfeits changed."""
+def compact_record(entries: list[LogEntry],
+                   requests: dict[bytes, bytes] | None = None) -> bytes:
+    """A finished game's decisions, forfeits and request ids, compressed: [[seat,
+    notation, cause, ms since the previous decision], ...], the versions where the
+    forfeits changed, and {"<seat>:<request id>": version}."""
     changes: list[list[Any]] = []
     before: dict[int, str] = {}
     for entry in entries:
@@ -664,34 +733,37 @@ def compact_record(entries: list[LogEntry]) -> bytes:
     times = [0] + [e.ms for e in entries]
     data = {"decisions": [[e.seat, e.notation, e.cause, e.ms - times[i]]
                           for i, e in enumerate(entries)],
-            "forfeits": changes}
+            "forfeits": changes,
+            "requests": {key.decode(): int(version)
+                         for key, version in (requests or {}).items()}}
     return zlib.compress(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS), 9)
 
 
-def record_entries(blob: bytes) -> list[LogEntry]:
-    """The log entries of a compact record: no events (replay makes them), no clock."""
+def record_entries(blob: bytes, chain: bytes) -> list[LogEntry]:
+    """The log entries of a compact record: no events (replay makes them), no clock;
+    their lineages from the game's chain key."""
     data = orjson.loads(zlib.decompress(blob))
     changes = {version: _forfeits(orjson.dumps(forfeits))
                for version, forfeits in data["forfeits"]}
     entries: list[LogEntry] = []
     forfeits: dict[int, str] = {}
     ms = 0
+    lineage = ""
     for version, (seat, notation, cause, delta) in enumerate(data["decisions"], start=1):
         forfeits = changes.get(version, forfeits)
         ms += delta
+        parent, lineage = lineage, next_lineage(chain, lineage, seat, notation, cause)
         entries.append(LogEntry(version=version, seat=seat, notation=notation, cause=cause,
-                                events="", ms=ms, deadline=0, forfeits=forfeits, clock={}))
+                                events="", ms=ms, deadline=0, forfeits=forfeits, clock={},
+                                lineage=lineage, parent=parent))
     return entries
 
 
-def last_request_per_seat(requests: dict[bytes, bytes]) -> list[bytes]:
-    """Of the request ids ("seat:id" -> version), each seat's latest, as key, value pairs."""
-    latest: dict[bytes, tuple[int, bytes]] = {}
-    for key, version in requests.items():
-        seat = key.split(b":", 1)[0]
-        if seat not in latest or int(version) > latest[seat][0]:
-            latest[seat] = (int(version), key)
-    return [item for version, key in latest.values() for item in (key, str(version).encode())]
+def record_requests(blob: bytes) -> dict[str, int]:
+    """The request ids of a compact record ("<seat>:<request id>" -> version); none in
+    a record compacted before they were kept."""
+    requests: dict[str, int] = orjson.loads(zlib.decompress(blob)).get("requests", {})
+    return requests
 
 
 def _dumps(value: Any) -> bytes:

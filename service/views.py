@@ -51,17 +51,18 @@ class EncodedObservation:
 
 
 class ObservationCache:
-    """Observations by (game id, version, seat): a game's state at a version never
-    changes, so an entry never goes stale and needs no invalidation."""
+    """Observations by (game id, version, lineage, seat): the state of a version of one
+    history never changes, so an entry never goes stale and needs no invalidation (after
+    the store rolls back, the same version has another lineage)."""
 
     def __init__(self, size: int = 8192) -> None:
         self.size = size
-        self.entries: OrderedDict[tuple[str, int, int | None], EncodedObservation]
+        self.entries: OrderedDict[tuple[str, int, str, int | None], EncodedObservation]
         self.entries = OrderedDict()
 
-    def encoded(self, game_id: str, version: int, state: GameState,
+    def encoded(self, game_id: str, version: int, lineage: str, state: GameState,
                 seat: int | None) -> EncodedObservation:
-        key = (game_id, version, seat)
+        key = (game_id, version, lineage, seat)
         found = self.entries.get(key)
         if found is None:
             found = EncodedObservation(state.game, state.observation(seat))
@@ -100,11 +101,11 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
                status: str, seat: int | None, deadline: int, forfeits: dict[int, str],
                bank_left: int | None = None, ended: str = "",
                encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED,
-               absent: Sequence[int] = ()) -> pb.View:
-    """The view of `seat` (None: a spectator) of a game at `version`; `ended` says why a
-    game ended without the engine's result (e.g. abandoned); `encoding` which encodings of
-    the observation it carries (an ObservationEncoding); `absent` the seats a waiting
-    game waits for."""
+               absent: Sequence[int] = (), lineage: str = "") -> pb.View:
+    """The view of `seat` (None: a spectator) of a game at `version` (of `lineage`);
+    `ended` says why a game ended without the engine's result (e.g. abandoned);
+    `encoding` which encodings of the observation it carries (an ObservationEncoding);
+    `absent` the seats a waiting game waits for."""
     view = pb.View(
         game_id=game_id, version=version, status=STATUS[status],
         to_move=list(state.to_move()) if status == "in_progress" else [],
@@ -112,10 +113,11 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
         deadline_unix_ms=deadline if status == "in_progress" else 0,
         game=state.game, variant=state.variant, seat_names=meta["seat_names"],
         forfeited_seats=sorted(forfeits), turn=state.turn_number(),
-        absent_seats=list(absent) if status == "waiting" else [],
+        absent_seats=list(absent) if status == "waiting" else [], lineage=lineage,
     )
     if encoding != pb.OBSERVATION_ENCODING_NONE:
-        _add_observation(view, OBSERVATIONS.encoded(game_id, version, state, seat), encoding)
+        _add_observation(view, OBSERVATIONS.encoded(game_id, version, lineage, state, seat),
+                         encoding)
     if bank_left is not None:
         view.bank_left_ms = bank_left
     if seat is not None:

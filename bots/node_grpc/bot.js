@@ -9,8 +9,11 @@
 // one (an exchange for a Decurion if offered, never `skip` when anything else is legal,
 // otherwise at random from a PRNG seeded by CURIA_BOT_SEED) and submits it with
 // expected_version = the view's version. After a dropped connection (a server restart)
-// it reconnects and resumes the stream from the last version seen. Exits 0 when the game
-// is over. Logs go to stderr.
+// it reconnects and resumes the stream from the last version seen (and its lineage: should
+// the store have rolled back, the stream goes on from the game's current version, marked
+// rolled_back, and the bot decides again from there). Each decision names the lineage of
+// the view it was taken on, so one taken on a view the store lost is refused, never
+// applied. Exits 0 when the game is over. Logs go to stderr.
 'use strict';
 
 const fs = require('fs');
@@ -151,18 +154,22 @@ async function failed(error) {
   reconnect();
 }
 
-// The seat's views from `after` on, one at a time, resuming after a dropped stream.
+// The seat's updates from `after` on, one at a time, resuming after a dropped stream.
 async function* follow(after) {
   let version = after;
+  let lineage = '';
   for (;;) {
     const call = client.WatchGame({
-      game_id: opts.gameId, seat_token: opts.token, after_version: String(version), observation_encoding: NO_OBSERVATION,
+      game_id: opts.gameId, seat_token: opts.token, after_version: String(version),
+      after_lineage: lineage, observation_encoding: NO_OBSERVATION,
     });
     try {
       for await (const update of call) {
         failures = 0;
+        if (Number(update.version) <= version && lineage && !update.rolled_back) continue;
         version = Number(update.version);
-        yield update.view;
+        lineage = update.view.lineage;
+        yield update;
         if (update.view.status === 'GAME_STATUS_FINISHED') return;
       }
       await failed({ code: grpc.status.UNAVAILABLE, details: 'the stream ended early' });
@@ -187,9 +194,16 @@ async function play() {
   // choice refused as stale (another seat decided first) is sent again at the newer
   // version, not chosen again, so the game does not depend on who answered first.
   let pending = null;
-  for await (const view of follow(latest)) {
+  for await (const update of follow(latest)) {
+    const { view } = update;
     const version = Number(view.version);
     if (view.status === 'GAME_STATUS_FINISHED') return view;
+    if (update.rolled_back) { // the store lost later versions: decide again from here
+      log(`the game was rolled back to version ${version}; deciding again from there`);
+      latest = version;
+      applied = -1;
+      pending = null;
+    }
     if (version < latest) continue; // stale: the game is already further
     latest = version;
     if (view.forfeited_seats.includes(opts.seat)) {
@@ -207,8 +221,10 @@ async function play() {
       const response = await call('SubmitDecision', {
         ...seatToken,
         expected_version: view.version,
+        expected_lineage: view.lineage,
         decision: { notation },
-        request_id: `${opts.seat}-${version}`, // a retry is applied at most once
+        // a retry is applied at most once; a version replayed after a rollback is new
+        request_id: `${opts.seat}-${version}-${view.lineage || 0}`,
       });
       applied = version;
       pending = null;

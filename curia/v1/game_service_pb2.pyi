@@ -210,7 +210,7 @@ class Event(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn", "absent_seats")
+    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn", "absent_seats", "lineage")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -229,6 +229,7 @@ class View(_message.Message):
     FORFEITED_SEATS_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     ABSENT_SEATS_FIELD_NUMBER: _ClassVar[int]
+    LINEAGE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -247,7 +248,8 @@ class View(_message.Message):
     forfeited_seats: _containers.RepeatedScalarFieldContainer[int]
     turn: int
     absent_seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., absent_seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    lineage: str
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., absent_seats: _Optional[_Iterable[int]] = ..., lineage: _Optional[str] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("game_id", "seat_token", "observation_encoding")
@@ -266,20 +268,22 @@ class GetViewResponse(_message.Message):
     def __init__(self, view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
 
 class SubmitDecisionRequest(_message.Message):
-    __slots__ = ("game_id", "seat_token", "expected_version", "decision", "request_id", "observation_encoding")
+    __slots__ = ("game_id", "seat_token", "expected_version", "decision", "request_id", "observation_encoding", "expected_lineage")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_LINEAGE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat_token: str
     expected_version: int
     decision: Decision
     request_id: str
     observation_encoding: ObservationEncoding
-    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., expected_version: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., request_id: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
+    expected_lineage: str
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., expected_version: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., request_id: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., expected_lineage: _Optional[str] = ...) -> None: ...
 
 class SubmitDecisionResponse(_message.Message):
     __slots__ = ("version", "events", "view", "duplicate")
@@ -294,28 +298,32 @@ class SubmitDecisionResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
-    __slots__ = ("game_id", "seat_token", "after_version", "observation_encoding")
+    __slots__ = ("game_id", "seat_token", "after_version", "observation_encoding", "after_lineage")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
+    AFTER_LINEAGE_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat_token: str
     after_version: int
     observation_encoding: ObservationEncoding
-    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_version: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
+    after_lineage: str
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_version: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., after_lineage: _Optional[str] = ...) -> None: ...
 
 class WatchGameResponse(_message.Message):
-    __slots__ = ("version", "events", "view", "decision")
+    __slots__ = ("version", "events", "view", "decision", "rolled_back")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
+    ROLLED_BACK_FIELD_NUMBER: _ClassVar[int]
     version: int
     events: _containers.RepeatedCompositeFieldContainer[Event]
     view: View
     decision: RecordedDecision
-    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[RecordedDecision, _Mapping]] = ...) -> None: ...
+    rolled_back: bool
+    def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[RecordedDecision, _Mapping]] = ..., rolled_back: _Optional[bool] = ...) -> None: ...
 
 class ResignSeatRequest(_message.Message):
     __slots__ = ("game_id", "seat_token", "reason")

@@ -36,10 +36,13 @@ class GameServiceStub:
     INVALID_ARGUMENT    a malformed request or decision (bad notation, bad field)
     FAILED_PRECONDITION the decision is illegal now, not this seat's turn, the game is
     over or still waiting for seats, the record is not yet public
-    ABORTED             expected_version is stale: re-read the view and decide again
+    ABORTED             expected_version is stale, or expected_lineage names a history
+    the store lost (rolled back): re-read the view and decide again
     ALREADY_EXISTS      JoinGame on a seat already taken
     RESOURCE_EXHAUSTED  no open seat left to join, or a request over 64 KiB
-    OUT_OF_RANGE        WatchGame after a version the game has not reached
+    OUT_OF_RANGE        WatchGame after a version the game has not reached (or no longer
+    has, after a rollback: pass after_lineage to resume from the
+    current version instead)
     UNAVAILABLE         the server or its Redis is away for a moment: retry (on another
     server if there are several), SubmitDecision with the same
     request_id so it applies once
@@ -110,10 +113,13 @@ class GameServiceServicer:
     INVALID_ARGUMENT    a malformed request or decision (bad notation, bad field)
     FAILED_PRECONDITION the decision is illegal now, not this seat's turn, the game is
     over or still waiting for seats, the record is not yet public
-    ABORTED             expected_version is stale: re-read the view and decide again
+    ABORTED             expected_version is stale, or expected_lineage names a history
+    the store lost (rolled back): re-read the view and decide again
     ALREADY_EXISTS      JoinGame on a seat already taken
     RESOURCE_EXHAUSTED  no open seat left to join, or a request over 64 KiB
-    OUT_OF_RANGE        WatchGame after a version the game has not reached
+    OUT_OF_RANGE        WatchGame after a version the game has not reached (or no longer
+    has, after a rollback: pass after_lineage to resume from the
+    current version instead)
     UNAVAILABLE         the server or its Redis is away for a moment: retry (on another
     server if there are several), SubmitDecision with the same
     request_id so it applies once
@@ -254,10 +260,13 @@ class GameService:
     INVALID_ARGUMENT    a malformed request or decision (bad notation, bad field)
     FAILED_PRECONDITION the decision is illegal now, not this seat's turn, the game is
     over or still waiting for seats, the record is not yet public
-    ABORTED             expected_version is stale: re-read the view and decide again
+    ABORTED             expected_version is stale, or expected_lineage names a history
+    the store lost (rolled back): re-read the view and decide again
     ALREADY_EXISTS      JoinGame on a seat already taken
     RESOURCE_EXHAUSTED  no open seat left to join, or a request over 64 KiB
-    OUT_OF_RANGE        WatchGame after a version the game has not reached
+    OUT_OF_RANGE        WatchGame after a version the game has not reached (or no longer
+    has, after a rollback: pass after_lineage to resume from the
+    current version instead)
     UNAVAILABLE         the server or its Redis is away for a moment: retry (on another
     server if there are several), SubmitDecision with the same
     request_id so it applies once

@@ -36,7 +36,7 @@ def log_ids(redis_url: str, game_id: str) -> list[int]:
     with redis.Redis.from_url(redis_url) as r:
         rows = r.xrange(keys(game_id)[1])
         if not rows:
-            return [e.version for e in record_entries(r.hget(keys(game_id)[0], "record"))]
+            return [e.version for e in record_entries(r.hget(keys(game_id)[0], "record"), b"")]
         return [int(entry_id.split(b"-")[0]) for entry_id, _ in rows]
 
 

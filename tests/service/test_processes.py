@@ -150,7 +150,7 @@ def test_the_same_decision_sent_to_two_processes_at_once_is_applied_once(
     record = pair[1].record(game.game_id)
     assert_contiguous(record)
     with redis.Redis.from_url(redis_url) as r:  # once over, the log is a compact record
-        kept = record_entries(r.hget(keys(game.game_id)[0], "record"))
+        kept = record_entries(r.hget(keys(game.game_id)[0], "record"), b"")
     assert [e.version for e in kept] == [d.version for d in record.decisions]
     for version, (seat, choice) in contested.items():
         decision = record.decisions[version - 1]

@@ -238,6 +238,35 @@ def test_the_live_games_cap_refuses_creation_with_a_clear_message(
         server.stop()
 
 
+def test_the_live_games_cap_holds_under_concurrent_creates(own_redis_url: str) -> None:
+    """The cap is taken in the same step as the count: 40 creates at once on two servers
+    sharing the Redis never make more than 10 live games (the check used to come before
+    the create, and 11-13 got through)."""
+    rules = ServerRules(AccessPolicy(max_live_games=10))
+    servers = [BackgroundServer(own_redis_url, rules=rules) for _ in range(2)]
+    addresses = [f"127.0.0.1:{server.start()}" for server in servers]
+    try:
+        clients = [CuriaClient(address) for address in addresses]
+        stubs = [client.stub for client in clients]
+        request = pb.CreateGameRequest(game=GAME, variant=VARIANT, num_seats=3)
+        calls = [stubs[i % 2].CreateGame.future(request, timeout=30) for i in range(40)]
+        created, refusals = 0, []
+        for call in calls:
+            try:
+                call.result()
+                created += 1
+            except grpc.RpcError as error:
+                refusals.append(error)
+        assert created == 10, f"{created} games created under a cap of 10"
+        assert all(e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED for e in refusals)
+        assert redis.Redis.from_url(own_redis_url).scard("curia:active") == 10
+        for client in clients:
+            client.close()
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def test_the_create_rate_is_limited_per_client_address(redis_url: str) -> None:
     server = BackgroundServer(redis_url, rules=ServerRules(AccessPolicy(
         creates=CreateRateLimit(per_minute=6, burst=2))))

@@ -31,8 +31,10 @@ def system_chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Headless Chromium for one test module: Playwright's sync API keeps an event loop
+    running in this thread while it is open, so it must close before other modules run."""
     sync_api = pytest.importorskip("playwright.sync_api")
     executable = system_chromium()
     if executable is None:
