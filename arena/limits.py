@@ -15,9 +15,13 @@ a message on stderr is reported as having exceeded its memory limit.
 from __future__ import annotations
 
 import contextlib
+import os
 import resource
+import shutil
 import signal
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 MIB = 1024 * 1024
 #: What runtimes print when an allocation fails (Python, C/C++, Rust, Go, Java, Node.js,
@@ -68,3 +72,23 @@ def exceeded(returncode: int | None, stderr_tail: str, limits: Limits) -> str | 
     if limits.memory_mb and any(sign in stderr_tail for sign in OUT_OF_MEMORY_SIGNS):
         return f"exceeded memory_mb ({limits.memory_mb} MB)"
     return None
+
+
+def ended_with_parent(command: Sequence[str], cwd: str | Path | None = None,
+                      path: str | None = None) -> list[str]:
+    """`command`, run so that the kernel kills it (SIGKILL) the moment the process that
+    starts it dies, even of kill -9: through util-linux's `setpriv --pdeathsig` (the
+    death signal survives the exec; no Python code runs in the forked child). Unchanged
+    where setpriv is missing (the bot then ends when its calls to the service fail), and
+    for a program that cannot be found from `cwd` on `path` (so that starting it fails
+    as it would, with its error)."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or not command or not _runnable(command[0], cwd, path):
+        return list(command)
+    return [setpriv, "--pdeathsig", "KILL", "--", *command]
+
+
+def _runnable(program: str, cwd: str | Path | None, path: str | None) -> bool:
+    if "/" in program:
+        return os.access(Path(cwd or ".") / program, os.X_OK)
+    return shutil.which(program, path=path) is not None

@@ -36,7 +36,7 @@ from google.protobuf.json_format import MessageToDict
 
 from arena.config import BotManifest, ConfigError, TournamentConfig, shown
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
-from arena.limits import apply_limits, exceeded
+from arena.limits import apply_limits, ended_with_parent, exceeded
 from arena.ratings import GameOutcome
 from arena.sandbox import SERVICE_SOCKET, Layout, Sandbox, SandboxPlan, environment, service_door
 from arena.sandbox import exit_code as sandbox_exit_code
@@ -119,9 +119,10 @@ class BotProcess:
             command, env = sandboxed_launch(box, manifest, launch, token, door)
         log = log_path.open("wb")
         try:
-            process = subprocess.Popen(command, cwd=manifest.workdir, env=env,
-                                       stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                       start_new_session=True)
+            process = subprocess.Popen(ended_with_parent(command, manifest.workdir,
+                                                         env.get("PATH")),
+                                       cwd=manifest.workdir, env=env, stdin=subprocess.DEVNULL,
+                                       stdout=log, stderr=log, start_new_session=True)
         except OSError as error:
             log.close()
             if box is not None:
@@ -508,8 +509,12 @@ class Tournament:
             return (f"{self.output} was played with another deal key than {self.key_path} "
                     f"(see {lock}); give its key with --deal-key FILE, or use another "
                     f"output folder or --fresh")
-        return (f"{self.output} holds results of another tournament (see {lock}); use "
-                f"another output folder or --fresh")
+        changed = "; ".join(f"{name}: {before} in the folder, {after} now"
+                            for name, before, after in changed_settings(others, {
+                                k: v for k, v in expected.items() if k != "deal_key"}))
+        return (f"{self.output} holds results of another tournament (see {lock}): "
+                f"{changed}; a run folder is resumed only with the settings it was started "
+                f"with: restore them, or use another output folder or --fresh")
 
     # -- one game ---------------------------------------------------------------------
     def play(self, game: ScheduledGame) -> GameOutcome:
@@ -695,6 +700,20 @@ def resign_exited(client: RetryingClient, game_id: str, bots: Mapping[int, BotPr
                     bot.manifest.protocol == "grpc":  # the bridge logs a stdio bot's
                 bot.note(reason)
             resigned.add(seat)
+
+
+def changed_settings(found: Mapping[str, Any], expected: Mapping[str, Any],
+                     prefix: str = "") -> list[tuple[str, str, str]]:
+    """The settings that differ between a run folder's fingerprint and this run's, as
+    (name, value in the folder, value now), nested tables named `table.key`."""
+    changed: list[tuple[str, str, str]] = []
+    for name in sorted(set(found) | set(expected)):
+        before, after = found.get(name), expected.get(name)
+        if isinstance(before, Mapping) and isinstance(after, Mapping):
+            changed += changed_settings(before, after, f"{prefix}{name}.")
+        elif before != after:
+            changed.append((f"{prefix}{name}", json.dumps(before), json.dumps(after)))
+    return changed
 
 
 def end_void_game(client: RetryingClient, game_id: str, tokens: Mapping[int, str],

@@ -48,7 +48,7 @@ from typing import IO, Any
 
 import grpc
 
-from arena.limits import Limits, apply_limits, exceeded
+from arena.limits import Limits, apply_limits, ended_with_parent, exceeded
 from arena.sandbox import exit_code as sandbox_exit_code
 from bots.grpc_player import (
     SeatConnection,
@@ -174,7 +174,8 @@ class BotProcess:
         env = {k: v for k, v in os.environ.items() if k not in SECRET_ENV}
         if sandboxed:  # its command sets the bot's environment; nothing of ours goes in
             env = {}
-        self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE,
+        self.process = subprocess.Popen(ended_with_parent(command, path=env.get("PATH")),
+                                        stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         env=env)
         if not sandboxed:  # a sandbox sets them inside, on the bot (arena.sandbox)

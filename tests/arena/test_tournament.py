@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -129,6 +130,19 @@ def test_resuming_into_another_tournaments_folder_is_refused(tmp_path: Path,
     (config.output / "tournament.lock.json").write_text(json.dumps({"seed": 999}))
     with pytest.raises(ValueError, match="another tournament"):
         Tournament(config, server, config.output).run()
+
+
+def test_the_refusal_names_each_setting_that_changed_with_both_values(
+        tmp_path: Path, server: str) -> None:
+    config = python_only(tmp_path, "one")
+    Tournament(config, server, config.output).progress()  # writes the folder's lock
+    changed = dataclasses.replace(config, rounds=3, seed=12)
+    with pytest.raises(ValueError) as refused:
+        Tournament(changed, server, changed.output).progress()
+    message = str(refused.value)
+    assert "rounds: 2 in the folder, 3 now" in message
+    assert "seed: 11 in the folder, 12 now" in message
+    assert "options" not in message and "bots" not in message, "only what changed"
 
 
 def test_sprt_stops_when_it_decides_and_reports_the_verdict(tmp_path: Path) -> None:
