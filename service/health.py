@@ -5,6 +5,10 @@ Every part of a server that meets a Redis failure (an RPC, the timeout sweep, th
 reports it to the server's one `StoreOutage`; only the first failure of an outage is
 logged, with its cause, and the return is logged with the outage's length and how many
 failures were not logged meanwhile.
+
+A probe that fails on a connection error is tried once more on a fresh connection before
+it counts: after Redis restarts, the pooled connection a probe takes may be one that died
+with the old Redis process, while the new one answers.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import Any
 
+import redis.exceptions as redis_errors
 from grpc_health.v1 import health_pb2
 from grpc_health.v1.health import aio as health_aio
 
@@ -60,8 +66,31 @@ class StoreOutage:
 
 
 async def probe(store: GameStore) -> None:
-    """One PING, or an exception if Redis does not answer in time."""
-    await asyncio.wait_for(store.redis.ping(), PROBE_TIMEOUT_S)
+    """One PING, or an exception if Redis does not answer in time. A PING that fails on
+    a connection error (a pooled connection that died, e.g. with a Redis that restarted)
+    is tried once more on a fresh connection, which decides."""
+    try:
+        await asyncio.wait_for(store.redis.ping(), PROBE_TIMEOUT_S)
+    except redis_errors.ConnectionError:
+        await asyncio.wait_for(ping_fresh(store.redis), PROBE_TIMEOUT_S)
+
+
+async def ping_fresh(client: Any) -> None:
+    """PING on a new connection of the client's pool's kind, outside the pool (closed
+    after); for a Cluster client (no single pool), one more PING."""
+    pool = getattr(client, "connection_pool", None)
+    if pool is None:
+        await client.ping()
+        return
+    connection = pool.make_connection()
+    try:
+        await connection.connect()
+        await connection.send_command("PING")
+        answer = await connection.read_response()
+        if answer not in (b"PONG", "PONG", True):
+            raise redis_errors.ResponseError(f"unexpected answer to PING: {answer!r}")
+    finally:
+        await connection.disconnect()
 
 
 async def follow_store(store: GameStore, health: health_aio.HealthServicer,

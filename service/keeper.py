@@ -77,6 +77,8 @@ REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_TOKEN = 128
 MAX_NOTATION = codec.MAX_NOTATION
 MAX_DECISION_MS = 3_600_000
+#: Longest lineage a request may name (a View.lineage is 16 hexadecimal digits).
+MAX_LINEAGE = 64
 POLICIES = {pb.TIMEOUT_POLICY_UNSPECIFIED: "random", pb.TIMEOUT_POLICY_RANDOM: "random",
             pb.TIMEOUT_POLICY_FORFEIT: "forfeit"}
 POLICY_ENUM = {"random": pb.TIMEOUT_POLICY_RANDOM, "forfeit": pb.TIMEOUT_POLICY_FORFEIT}
@@ -97,6 +99,11 @@ class Diverged(Exception):
 def check_game_id(game_id: str) -> None:
     if not GAME_ID.fullmatch(game_id):
         raise invalid("game_id must be 1-64 letters, digits, '-' or '_'")
+
+
+def check_lineage(name: str, lineage: str) -> None:
+    if len(lineage) > MAX_LINEAGE:
+        raise invalid(f"{name} is at most {MAX_LINEAGE} characters (a View.lineage)")
 
 
 def events_json(events: list[Event]) -> str:
@@ -408,6 +415,7 @@ class GameKeeper:
 
     # -- deciding -------------------------------------------------------------------------
     async def submit(self, request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse:
+        check_lineage("expected_lineage", request.expected_lineage)
         stored = await self._game_to_decide(request)
         try:
             return await self._submit(stored, request)
@@ -680,6 +688,7 @@ class GameKeeper:
         Should the store roll back under the stream (the game goes on from an earlier
         version, on another lineage), the stream goes on from the game's current version,
         that message marked `rolled_back`."""
+        check_lineage("after_lineage", request.after_lineage)
         stored = await self.load(request.game_id)
         seat = self.seat_of(stored, request.seat_token, required=False)
         stored = await self._contact(stored, seat)

@@ -9,6 +9,13 @@ Session stream per task (the recommended path for clients that decide often), or
 unary calls with `unary=True`. Streams and calls spread over several channels (HTTP/2
 connections) and servers. Figures: decisions/s, games/s, latency percentiles per call,
 errors by status code.
+
+A server that goes away during the run (killed, its host gone) fails the calls of the
+games it served, counted by their status code (UNAVAILABLE) as any failure is: a Session
+stream that ended between two calls is not written to again (grpc.aio would raise
+InvalidStateError), and a player whose call found no server waits RETRY_PAUSE_S before the
+next one (no spinning on a dead channel). The run still ends at its time with its figures,
+which name the servers that could not be reached at the end (`servers_gone`).
 """
 
 from __future__ import annotations
@@ -65,6 +72,12 @@ class LoadSpec:
 SESSION_CALLS = {"GetView": "get_view", "SubmitDecision": "submit_decision"}
 #: gRPC status codes by number (a Session's refusal carries the number).
 STATUS_CODES = {code.value[0]: code for code in grpc.StatusCode}
+#: Seconds a player waits after a call answered UNAVAILABLE (no server, or its store
+#: away) before its next call.
+RETRY_PAUSE_S = 0.1
+#: Seconds a server has to accept a new connection at the end of a run that met
+#: UNAVAILABLE, before it is reported gone.
+REACH_TIMEOUT_S = 2.0
 
 
 class Refused(Exception):
@@ -79,6 +92,15 @@ class SessionBroken(Exception):
     """A Session stream that ended or answered out of turn."""
 
 
+class StreamEnded(Exception):
+    """A Session stream that had already ended (e.g. its server went away between two
+    calls) when a call was to be written on it, with the status it ended with."""
+
+    def __init__(self, method: str, code: grpc.StatusCode) -> None:
+        super().__init__(method)
+        self.code = code
+
+
 class SessionCaller:
     """One worker's Session stream, opened when first needed and again after it broke:
     `call` sends one request and reads its reply (one call in flight per stream)."""
@@ -89,17 +111,24 @@ class SessionCaller:
         self.tags = itertools.count(1)
 
     async def call(self, method: str, request: Any) -> Any:
-        """The reply; raises Refused, SessionBroken or grpc.aio.AioRpcError."""
+        """The reply; raises Refused, SessionBroken, StreamEnded or
+        grpc.aio.AioRpcError (the last two drop the stream: the next call opens one)."""
         if self.stream is None:
             self.stream = next(self.stubs).Session()
+        stream = self.stream
+        if stream.done():  # ended since the last call: writing would raise
+            self.stream = None
+            raise StreamEnded(method, await stream.code())
         tag = next(self.tags)
         try:
-            await self.stream.write(pb.SessionRequest(tag=tag,
-                                                      **{SESSION_CALLS[method]: request}))
-            reply = await self.stream.read()
+            await stream.write(pb.SessionRequest(tag=tag, **{SESSION_CALLS[method]: request}))
+            reply = await stream.read()
         except grpc.aio.AioRpcError:
             self.stream = None
             raise
+        except asyncio.InvalidStateError:  # (ended while the write waited)
+            self.stream = None
+            raise StreamEnded(method, await stream.code()) from None
         if reply is grpc.aio.EOF or reply.tag != tag:
             self.close()
             raise SessionBroken(method)
@@ -124,6 +153,8 @@ class Stats:
     games_finished: int = 0
     started: float = 0.0
     ended: float = 0.0
+    #: Servers that could not be reached at the end of a run that met UNAVAILABLE.
+    servers_gone: list[str] = field(default_factory=list)
 
     def counting(self) -> bool:
         """Past the warm-up: what happens now is counted (`started` is its end)."""
@@ -155,7 +186,12 @@ class Stats:
             "calls": calls, "calls_per_s": round(calls / self.elapsed, 1),
             "latency_ms": {m: percentiles(v) for m, v in sorted(self.latency.items())},
             "errors": dict(sorted(self.errors.items())),
+            "servers_gone": list(self.servers_gone),
         }
+
+    def unavailable(self) -> bool:
+        """Whether some call found no server (or no store) on its way."""
+        return any(key.endswith(":UNAVAILABLE") for key in self.errors)
 
 
 def percentiles(samples: list[float]) -> dict[str, float]:
@@ -197,16 +233,20 @@ class Driver:
                 response = await getattr(stub, method)(request, timeout=30,
                                                        metadata=metadata)
         except grpc.aio.AioRpcError as error:
-            self.stats.errors[f"{method}:{error.code().name}"] += 1
-            return None
-        except Refused as refused:
-            self.stats.errors[f"{method}:{refused.code.name}"] += 1
-            return None
+            return await self.failed(method, error.code())
+        except (Refused, StreamEnded) as refused:
+            return await self.failed(method, refused.code)
         except SessionBroken:
             self.stats.errors[f"{method}:SESSION_BROKEN"] += 1
             return None
         self.stats.timed(method, time.perf_counter() - started)
         return response
+
+    async def failed(self, method: str, code: grpc.StatusCode) -> None:
+        """Count a failed call by its code; after UNAVAILABLE, pause before the next."""
+        self.stats.errors[f"{method}:{code.name}"] += 1
+        if code == grpc.StatusCode.UNAVAILABLE:
+            await asyncio.sleep(RETRY_PAUSE_S)
 
     async def run(self) -> Stats:
         spec = self.spec
@@ -225,7 +265,22 @@ class Driver:
         self.stats.ended = time.perf_counter()
         for channel in self.channels:
             await channel.close()
+        if self.stats.unavailable():
+            reached = await asyncio.gather(*(self.reachable(s) for s in spec.servers))
+            self.stats.servers_gone = [s for s, ok in zip(spec.servers, reached, strict=True)
+                                       if not ok]
         return self.stats
+
+    async def reachable(self, server: str) -> bool:
+        """Whether a new connection to the server gets ready in REACH_TIMEOUT_S."""
+        channel = open_aio_channel(server, self.security)
+        try:
+            await asyncio.wait_for(channel.channel_ready(), REACH_TIMEOUT_S)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            await channel.close()
 
     def more_games(self) -> bool:
         if time.perf_counter() >= self.deadline:
@@ -319,31 +374,36 @@ class Driver:
         seats = [asyncio.ensure_future(self.follow_seat(game_id, token, rng))
                  for token in tokens.values()]
         try:
-            await asyncio.wait_for(asyncio.gather(*seats),
-                                   max(0.0, self.deadline - time.perf_counter()) + 1.0)
+            ended = await asyncio.wait_for(asyncio.gather(*seats),
+                                           max(0.0, self.deadline - time.perf_counter()) + 1.0)
         except TimeoutError:
             return  # the run ended with the game in progress
-        self.stats.finished()
+        if any(ended):  # (not when the streams failed, e.g. their server went away)
+            self.stats.finished()
 
-    async def follow_seat(self, game_id: str, token: str, rng: random.Random) -> None:
+    async def follow_seat(self, game_id: str, token: str, rng: random.Random) -> bool:
         """Decide on each view of the seat's stream that lists legal decisions, once per
-        version (the reply of a decision may bring the next one first)."""
+        version (the reply of a decision may bring the next one first); whether the
+        stream showed the game's end."""
         decided = -1
+        over = False
         stream = next(self.stubs).WatchGame(pb.WatchGameRequest(
             game_id=game_id, seat_token=token, observation_encoding=NO_OBSERVATION))
         try:
             async for message in stream:
                 view: pb.View | None = message.view
+                over = over or message.view.status == FINISHED
                 while (view is not None and view.status != FINISHED
                        and view.legal_decisions and view.version > decided):
                     if not await self.think(rng):
-                        return
+                        return over
                     decided = view.version
                     view = await self.decide(game_id, token, view, rng)
         except grpc.aio.AioRpcError as error:
-            self.stats.errors[f"WatchGame:{error.code().name}"] += 1
+            await self.failed("WatchGame", error.code())
         finally:
             stream.cancel()
+        return over
 
     async def _view(self, game_id: str, tokens: dict[int, str], mover: int | None,
                     session: SessionCaller | None) -> pb.View | None:
@@ -383,6 +443,9 @@ def format_summary(summary: dict[str, Any]) -> str:
                      f"{p['p99']:>9.2f}{p['max']:>9.2f}")
     errors = summary["errors"]
     lines.append("errors: " + (", ".join(f"{k} {v}" for k, v in errors.items()) or "none"))
+    for server in summary.get("servers_gone", ()):
+        lines.append(f"server {server} went away: not reachable at the end of the run "
+                     f"(its games' calls count above as UNAVAILABLE)")
     return "\n".join(lines)
 
 

@@ -11,7 +11,8 @@ a failure as they treat redis-py's:
   with `redis.exceptions.ConnectionError` (or `TimeoutError`); the next command connects
   again;
 - an error reply raises what redis-py would (`LOADING` -> BusyLoadingError, `OOM` ->
-  OutOfMemoryError, `NOSCRIPT` -> NoScriptError, ...).
+  OutOfMemoryError, `NOSCRIPT` -> NoScriptError, ...), except that a script's error
+  carrying Redis's OOM refusal also raises OutOfMemoryError (see `out_of_memory`).
 
 Only plain `redis://` and `rediss://` URLs (user, password, database) are served;
 `RedisLink.for_url` answers None for others (unix sockets, query options), and the store
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import ssl
 import time
 from collections import deque
@@ -35,6 +37,11 @@ from redis.asyncio.connection import parse_url
 
 #: How often the watchdog looks for a reply overdue.
 WATCHDOG_S = 0.5
+#: Redis's refusal of a write over `maxmemory` ("OOM command not allowed when used memory
+#: > 'maxmemory'."), wherever it sits in an error: a plain reply starts with it, Redis 7
+#: puts the script after it, and Redis 6.2 wraps it in a script error ("ERR Error running
+#: script (call to f_...): @user_script:3: @user_script: 3: -OOM command not allowed...").
+OOM_REFUSAL = re.compile(r"(?:^|[\s:-])OOM command not allowed")
 
 
 class _Replies(asyncio.Protocol):
@@ -209,9 +216,21 @@ def stream_rows(rows: list[Any]) -> list[tuple[bytes, dict[bytes, bytes]]]:
             for entry_id, flat in rows]
 
 
+def out_of_memory(error: BaseException) -> bool:
+    """Whether a Redis error is its refusal to write over `maxmemory`: redis-py's
+    OutOfMemoryError (a reply that starts with OOM), or a script error that carries the
+    refusal, which redis-py raises as a plain ResponseError."""
+    return isinstance(error, redis_errors.OutOfMemoryError) or (
+        isinstance(error, redis_errors.ResponseError)
+        and OOM_REFUSAL.search(str(error)) is not None)
+
+
 def _checked(reply: Any) -> Any:
-    """The reply, or the exception redis-py raises for an error reply."""
+    """The reply, or the exception redis-py raises for an error reply (OutOfMemoryError
+    for every form of the OOM refusal)."""
     if isinstance(reply, hiredis.ReplyError):
         error: Exception = BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call]
+        if out_of_memory(error) and not isinstance(error, redis_errors.OutOfMemoryError):
+            raise redis_errors.OutOfMemoryError(str(error))
         raise error
     return reply

@@ -39,6 +39,7 @@ from service.health import StoreOutage, follow_store
 from service.http_gateway import Gateway, start_gateway
 from service.keeper import DEFAULT_AUTOPLAY_LIMIT, GameKeeper
 from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS, series
+from service.redis_link import out_of_memory
 from service.redis_server import EmbeddedRedis
 from service.store import DEFAULT_IDLE_TTL, GameStore
 from service.threads import LoopThread
@@ -148,11 +149,11 @@ class GameService(pb_grpc.GameServiceServicer):
             code = "UNAVAILABLE"
             self.outage.failed(method, error)
             raise Refused(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE) from None
-        except redis_errors.OutOfMemoryError:
-            code = "RESOURCE_EXHAUSTED"
-            log.error("redis is full (maxmemory)", extra={"method": method})
-            raise Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, STORE_FULL_MESSAGE) from None
-        except Exception:
+        except Exception as error:
+            if out_of_memory(error):  # a plain OOM reply, or a script's (Redis 6.2)
+                code = "RESOURCE_EXHAUSTED"
+                log.error("redis is full (maxmemory)", extra={"method": method})
+                raise Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, STORE_FULL_MESSAGE) from None
             code = "INTERNAL"
             log.exception("internal error", extra={"method": method,
                                                    "game_id": getattr(request, "game_id", "")})
@@ -223,11 +224,16 @@ class GameService(pb_grpc.GameServiceServicer):
             code = "UNAVAILABLE"
             self.outage.failed("WatchGame", error)
             await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
-        except Exception:
-            code = "INTERNAL"
-            log.exception("internal error", extra={
-                "method": "WatchGame", "game_id": getattr(request, "game_id", "")})
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+        except Exception as error:
+            if out_of_memory(error):  # (a seat's first contact writes)
+                code = "RESOURCE_EXHAUSTED"
+                log.error("redis is full (maxmemory)", extra={"method": "WatchGame"})
+                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, STORE_FULL_MESSAGE)
+            else:
+                code = "INTERNAL"
+                log.exception("internal error", extra={
+                    "method": "WatchGame", "game_id": getattr(request, "game_id", "")})
+                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
         finally:
             OPEN_STREAMS.dec()
             series(RPC_SECONDS, "WatchGame", code).observe(time.perf_counter() - started)
@@ -377,16 +383,22 @@ async def run_background(running: RunningServer, stop: asyncio.Event,
     prober = asyncio.create_task(follow_store(keeper.store, running.health, (SERVICE_NAME,),
                                               running.outage, stop))
     last_gauge = 0.0
+    full = False  # the last sweep met a full Redis: said once, not at every sweep
     while not stop.is_set():
         try:
             await keeper.sweep_timeouts()
             if time.monotonic() - last_gauge > 2.0:
                 ACTIVE_GAMES.set(await keeper.store.active_games())
                 last_gauge = time.monotonic()
+            full = False
         except REDIS_AWAY as error:  # one line per outage (service.health)
             running.outage.failed("timeout sweep", error)
-        except Exception:
-            log.exception("background sweep failed")
+        except Exception as error:
+            if not out_of_memory(error):
+                log.exception("background sweep failed")
+            elif not full:  # (a time-out's commit refused: tried again at the next sweep)
+                full = True
+                log.error("redis is full (maxmemory)", extra={"where": "timeout sweep"})
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(stop.wait(), sweep_every)
     await prober

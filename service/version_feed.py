@@ -10,6 +10,17 @@ A notification is only a hint: a watcher reads the log before it waits (so a ver
 before it registered is not missed) and waits at most its block time, after which it
 looks again. While the subscription is down (starting, Redis away, an ACL user without
 the channel) watchers block in XREAD as before.
+
+A subscription only ever reads, so a Redis that vanished without closing the connection
+(its host gone in a network cut: no FIN, no RST) would leave it waiting for good, live in
+name only, its watchers woken by nothing but their block time. The feed therefore PINGs
+Redis on the subscription's connection every PING_EVERY_S and takes the subscription for
+dead when nothing at all (message, subscription reply, PING reply) has come for
+SILENT_LIMIT_S: it then drops the connection and subscribes again, and watchers wait in
+XREAD meanwhile. This works with any redis-py client (no client option is needed), and
+every step that waits on Redis (subscribing, reading, closing) is bounded by a timeout of
+its own. A subscription confirmed again (redis-py's retry policy may reconnect and
+resubscribe inside a read) wakes every watcher, as a new subscription does.
 """
 
 from __future__ import annotations
@@ -25,6 +36,21 @@ log = logging.getLogger("curia.service")
 CHANNEL = "curia:versions"
 #: Seconds between attempts to subscribe again after the subscription failed.
 RESUBSCRIBE_S = 0.5
+#: Seconds between PINGs on the subscription's connection (sent whatever else arrives).
+PING_EVERY_S = 2.0
+#: Seconds without anything from Redis on the subscription after which it counts as dead
+#: (so a dead subscription is noticed within SILENT_LIMIT_S + READ_GRACE_S of its last
+#: reply, whatever the redis-py version and the TCP keepalive settings).
+SILENT_LIMIT_S = 6.0
+#: Seconds a step may overrun the time it was given (a read, subscribing, closing) before
+#: it is abandoned: a step stuck on a connection that no longer answers.
+READ_GRACE_S = 1.0
+#: Seconds to connect, authenticate and send SUBSCRIBE.
+SUBSCRIBE_TIMEOUT_S = 5.0
+
+
+class SubscriptionSilent(Exception):
+    """Nothing came from Redis on the subscription for SILENT_LIMIT_S."""
 
 
 class VersionFeed:
@@ -70,27 +96,50 @@ class VersionFeed:
             self.wake(game_id)
 
     async def _listen(self) -> None:
-        """Follow CHANNEL for good, subscribing again after a failure (and then waking
-        every watcher: notifications may have been missed meanwhile)."""
+        """Follow CHANNEL for good, subscribing again after a failure or a silence (and
+        then waking every watcher: notifications may have been missed meanwhile)."""
         while True:
-            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.client.pubsub()
             try:
-                await pubsub.subscribe(CHANNEL)
-                self.subscribed.set()
-                self.wake_all()
-                async for message in pubsub.listen():
-                    if message.get("type") == "message":
-                        self.wake(message["data"].split(b" ", 1)[0].decode())
+                await asyncio.wait_for(pubsub.subscribe(CHANNEL), SUBSCRIBE_TIMEOUT_S)
+                await self._follow(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away: watchers fall back to their timeout
                 log.debug("version feed interrupted", extra={"error": repr(error)})
             finally:
                 self.subscribed.clear()
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                await _close(pubsub)
             self.wake_all()
             await asyncio.sleep(RESUBSCRIBE_S)
+
+    async def _follow(self, pubsub: Any) -> None:
+        """Read the subscription until it fails or falls silent: live from Redis's
+        confirmation of SUBSCRIBE on, a PING every PING_EVERY_S, and SubscriptionSilent
+        once nothing has come for SILENT_LIMIT_S."""
+        loop = asyncio.get_running_loop()
+        heard = pinged = loop.time()
+        while True:
+            now = loop.time()
+            silent_for = now - heard
+            if silent_for >= SILENT_LIMIT_S:
+                raise SubscriptionSilent(
+                    f"no reply from Redis on the subscription for {silent_for:.1f} s")
+            if now - pinged >= PING_EVERY_S:
+                await asyncio.wait_for(pubsub.ping(), READ_GRACE_S)
+                pinged = now
+            wait = max(0.05, min(pinged + PING_EVERY_S, heard + SILENT_LIMIT_S) - now)
+            message = await asyncio.wait_for(pubsub.get_message(timeout=wait),
+                                             wait + READ_GRACE_S)
+            if message is None:
+                continue
+            heard = loop.time()
+            kind = message.get("type")
+            if kind == "message":
+                self.wake(message["data"].split(b" ", 1)[0].decode())
+            elif kind == "subscribe":  # (again: redis-py reconnected inside a read)
+                self.subscribed.set()
+                self.wake_all()
 
     async def close(self) -> None:
         if self.listener is not None:
@@ -98,3 +147,10 @@ class VersionFeed:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.listener
             self.listener = None
+
+
+async def _close(pubsub: Any) -> None:
+    """Close a subscription, giving up after READ_GRACE_S (closing a connection to a host
+    that vanished may wait on data that will never be sent)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(pubsub.aclose(), READ_GRACE_S)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+import redis
 
-from service.loadtest import LoadSpec, percentiles, run_load
+from service.loadtest import LoadSpec, format_summary, percentiles, run_load
+from service.store import ACTIVE
+from tests.service.conftest import ServiceProcess, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -59,3 +63,39 @@ def test_curia_loadtest_prints_json_figures(server: str) -> None:
     figures = json.loads(done.stdout)
     assert figures["decisions_per_s"] > 0 and "GetView" in figures["latency_ms"]
     assert set(figures["latency_ms"]["GetView"]) == {"count", "p50", "p95", "p99", "max"}
+
+
+def test_curia_loadtest_reports_a_server_that_dies_mid_run(
+        service_process: type[ServiceProcess], redis_url: str) -> None:
+    """kill -9 of the server while its games' Session streams wait between calls (think
+    time): the loadtest neither writes on an ended stream (grpc.aio's InvalidStateError)
+    nor stops; it plays out its time and prints its figures, the games' failed calls
+    counted as UNAVAILABLE and the server named as gone."""
+    server = service_process(redis_url)
+    games = 6
+    with redis.Redis.from_url(redis_url) as admin:
+        live_before = admin.scard(ACTIVE)
+        loadtest = subprocess.Popen(
+            [sys.executable, "-m", "curia", "loadtest", "--server", server.address,
+             "--games", str(games), "--duration", "6", "--think-ms", "150", "--json",
+             "--game", "municipium"], cwd=REPO, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        try:
+            wait_until(lambda: admin.scard(ACTIVE) >= live_before + games, 30.0,
+                       message="the loadtest's games to start")
+            time.sleep(1.0)  # decisions made; streams open, mostly waiting (think time)
+            server.kill()
+            out, err = loadtest.communicate(timeout=60)
+        finally:
+            if loadtest.poll() is None:
+                loadtest.kill()
+                loadtest.communicate()
+    assert loadtest.returncode == 0, err
+    assert "InvalidStateError" not in err and "Traceback" not in err, err
+    figures = json.loads(out)
+    assert figures["decisions"] > 0  # played before the kill, and counted
+    unavailable = {k: v for k, v in figures["errors"].items() if k.endswith(":UNAVAILABLE")}
+    assert unavailable, figures["errors"]
+    assert sum(unavailable.values()) < 2000, "no spinning on a dead channel"
+    assert figures["servers_gone"] == [server.address]
+    assert f"server {server.address} went away" in format_summary(figures)

@@ -3,6 +3,7 @@ secrets, and the public contract (generated code in sync, buf lint clean)."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import os
@@ -11,6 +12,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -31,13 +33,19 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
-from service.redis_server import free_port
+from service.health import follow_store
+from service.redis_server import EmbeddedRedis, free_port
+from service.server import create_server, stop_server
+from service.store import GameStore
+from service.threads import LoopThread
 from tests.service.conftest import REPO, ServiceProcess, wait_until
 from tests.service.gameplay import new_game, play_out, step
 
 SERVICE = "curia.v1.GameService"
 HEALTH = "grpc.health.v1.Health"
 WAIT = 20.0
+SERVING_STATUS = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING_STATUS = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +110,96 @@ def test_reflection_describes_the_service_without_proto_files(
         assert pool.FindMessageTypeByName("curia.v1.MunicipiumDecision").fields
         watch = service.methods_by_name["WatchGame"]
         assert watch.server_streaming and not watch.client_streaming
+
+
+class ProbedServer(LoopThread):
+    """A gRPC server on its own loop whose only Redis traffic is the health probe (no
+    timeout sweeper beside it, unlike `curia serve`, whose sweeper takes pooled
+    connections every 50 ms and may meet a dead one first): what the probe meets after a
+    Redis restart is then up to the probe alone."""
+
+    label = "probed server"
+
+    def __init__(self, redis_url: str) -> None:
+        super().__init__()
+        self.redis_url, self.port = redis_url, 0
+
+    async def serve(self) -> None:
+        store = GameStore.from_url(self.redis_url)
+        running = await create_server(store, "127.0.0.1:0")
+        self.port = running.port
+        assert self.stopping is not None
+        prober = asyncio.create_task(follow_store(store, running.health, (SERVICE,),
+                                                  running.outage, self.stopping))
+        self.ready()
+        await self.stopping.wait()
+        await prober
+        await stop_server(running, grace=0.5)
+        await store.close()
+
+
+def pings(admin: redis.Redis) -> int:
+    """How many PINGs Redis has answered (the probe's: nothing else here PINGs)."""
+    return int(admin.info("commandstats").get("cmdstat_ping", {}).get("calls", 0))
+
+
+def test_health_shows_no_not_serving_once_a_restarted_redis_answers(
+        tmp_path: Path) -> None:
+    """Redis restarts (same port) right after a probe: the next probe takes the pooled
+    connection that died with the old Redis, and must not report NOT_SERVING for the
+    second until the probe after (health is polled every 100 ms). A real outage is still
+    reported, and its end."""
+    store = EmbeddedRedis(tmp_path / "redis").start()
+    server = ProbedServer(store.url)
+    seen: list[tuple[float, int]] = []
+    polling = threading.Event()
+
+    def poll() -> None:
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            while polling.is_set():
+                answer = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=WAIT)
+                seen.append((time.monotonic(), answer.status))
+                time.sleep(0.1)
+
+    def statuses(since: float) -> list[int]:
+        return [status for at, status in seen if at >= since]
+
+    poller = threading.Thread(target=poll, daemon=True)
+    try:
+        server.start_thread(WAIT)
+        polling.set()
+        poller.start()
+        with redis.Redis.from_url(store.url) as admin:
+            wait_until(lambda: pings(admin) >= 2, WAIT, message="the probe to run twice")
+            before = pings(admin)
+            wait_until(lambda: pings(admin) > before, WAIT, interval=0.005,
+                       message="a probe")  # just probed: the next is a second away
+        probed = time.monotonic()
+        store.stop()
+        store = EmbeddedRedis(store.data_dir, port=store.port).start()
+        back = time.monotonic()
+        assert back - probed < 0.8, f"the restart took {back - probed:.2f} s: a probe " \
+            "may have met Redis down (this test needs it back between two probes)"
+        time.sleep(2.5)  # two probes, the first on the dead pooled connection
+        assert statuses(back) and set(statuses(back)) == {SERVING_STATUS}, (
+            f"NOT_SERVING while Redis answered: {statuses(back)}")
+
+        store.stop()  # a real outage: reported while it lasts
+        gone = time.monotonic()
+        time.sleep(2.5)
+        assert NOT_SERVING_STATUS in statuses(gone), statuses(gone)
+        store = EmbeddedRedis(store.data_dir, port=store.port).start()
+        back = time.monotonic()
+        wait_until(lambda: statuses(back)[-1:] == [SERVING_STATUS], 5.0,
+                   message="SERVING once Redis is back")
+        assert time.monotonic() - back < 2.0  # at the next probe
+    finally:
+        polling.clear()
+        if poller.is_alive():
+            poller.join(timeout=WAIT)
+        server.stop()
+        store.stop()
 
 
 # -- Prometheus metrics ------------------------------------------------------------------

@@ -12,11 +12,15 @@ from typing import Any
 
 import pytest
 import redis.exceptions as redis_errors
+from redis import Redis
 
-from service.redis_link import RedisLink
+from service.redis_link import RedisLink, out_of_memory
 from service.redis_server import EmbeddedRedis
 
 SCRIPT = "return {ARGV[1], redis.call('INCR', KEYS[1])}"
+#: Reads, then writes: refused at its first write when Redis is full.
+WRITE_SCRIPT = ("if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end "
+                "redis.call('HSET', KEYS[1], 'a', ARGV[1]) return 1")
 
 
 def with_link(url: str, body: Callable[[RedisLink], Awaitable[Any]],
@@ -95,12 +99,29 @@ def test_error_replies_raise_what_redis_py_raises_and_scripts_load_themselves(
 
 
 def test_a_full_store_raises_out_of_memory(tmp_path: Path) -> None:
-    with EmbeddedRedis(tmp_path, maxmemory="1mb") as redis:
+    """A plain OOM reply, and a script's refused write: Redis 6.2 wraps that one in a
+    script error ("ERR Error running script ... -OOM command not allowed ..."), which
+    redis-py raises as a plain ResponseError; the link raises OutOfMemoryError for both,
+    and `out_of_memory` recognises redis-py's forms too."""
+    with EmbeddedRedis(tmp_path, maxmemory="2mb") as server:
         async def body(link: RedisLink) -> None:
+            with pytest.raises(redis_errors.OutOfMemoryError) as plain:
+                for i in range(100_000):  # small values: the store itself is full
+                    await link.execute("SET", f"small:{i}", b"x" * 1000)
+            assert out_of_memory(plain.value)
+            # just at its limit, Redis refuses a command or not by its size: no doubt left
+            info = (await link.execute("INFO", "memory")).decode()
+            used = int(info.split("used_memory:", 1)[1].split()[0])
+            await link.execute("CONFIG", "SET", "maxmemory", used - 256 * 1024)
             with pytest.raises(redis_errors.OutOfMemoryError):
-                for i in range(100):
-                    await link.execute("SET", f"big:{i}", b"x" * 100_000)
-        with_link(redis.url, body)
+                await link.evalsha(link.script(WRITE_SCRIPT), ["link:full"], ["v"])
+            assert await link.execute("EXISTS", "link:full") == 0  # nothing written
+        with_link(server.url, body)
+        with Redis.from_url(server.url) as client:
+            with pytest.raises(redis_errors.ResponseError) as scripted:
+                client.register_script(WRITE_SCRIPT)(keys=["link:full"], args=["v"])
+            assert out_of_memory(scripted.value)
+            assert not out_of_memory(redis_errors.ResponseError("unknown command 'OOMX'"))
 
 
 def test_a_wrong_password_is_an_authentication_error(tmp_path: Path) -> None:

@@ -67,12 +67,12 @@ class Scripted:
         return entry
 
     def submit(self, game_id: str, token: str, version: int, decision: str,
-               request_id: str | None = None, encoding: int = 0) -> Any:
+               request_id: str | None = None, encoding: int = 0, lineage: str = "") -> Any:
         self.calls.append((version, decision, request_id))
         return self._next()
 
-    def watch(self, game_id: str, token: str, after_version: int, encoding: int = 0
-              ) -> Iterator[pb.WatchGameResponse]:
+    def watch(self, game_id: str, token: str, after_version: int, encoding: int = 0,
+              after_lineage: str = "") -> Iterator[pb.WatchGameResponse]:
         self.calls.append((after_version,))
         for message in self._next():
             if isinstance(message, Exception):

@@ -1,10 +1,13 @@
 """The process's subscription to new versions (service/version_feed.py), on a real Redis:
 watchers are woken by a publication, and the subscription comes back after its
-connection is cut, waking every watcher (publications may have been missed)."""
+connection is cut, or after Redis stopped answering on it without closing it, waking
+every watcher (publications may have been missed)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from pathlib import Path
 
 import redis
@@ -13,7 +16,10 @@ from curia.v1 import game_service_pb2 as pb
 from service.keeper import GameKeeper
 from service.redis_server import EmbeddedRedis
 from service.store import GameStore
-from service.version_feed import CHANNEL, VersionFeed
+from service.version_feed import CHANNEL, PING_EVERY_S, SILENT_LIMIT_S, VersionFeed
+
+#: How soon a subscription to a Redis that stopped answering must count as down.
+NOTICED_S = 10.0
 
 
 def test_a_publication_wakes_the_watchers_of_that_game_only(redis_url: str) -> None:
@@ -93,6 +99,56 @@ def test_without_permission_on_the_channel_decisions_commit_and_watchers_still_f
                 assert done.version == 1
                 assert (await asyncio.wait_for(following, 2.0)).version == 1
                 await watch.aclose()
+            finally:
+                await store.close()
+        asyncio.run(body())
+
+
+def test_a_subscription_to_a_redis_that_stops_answering_is_noticed_and_comes_back(
+        tmp_path: Path) -> None:
+    """Redis stops answering without closing the connection (SIGSTOP: no FIN, no RST, as
+    when its host vanishes in a network cut): the feed stops counting as live within
+    NOTICED_S, wakes its watchers (they then wait in XREAD), and subscribes again once
+    Redis answers. While Redis answers, an idle subscription stays live."""
+    with EmbeddedRedis(tmp_path) as server:
+        assert server.process is not None
+        pid = server.process.pid
+
+        async def body() -> None:
+            store = GameStore.from_url(server.url)
+            feed = store.feed
+            assert feed is not None
+            loop = asyncio.get_running_loop()
+            try:
+                feed.discard("g0", feed.waiter("g0"))  # starts the subscription
+                await asyncio.wait_for(feed.subscribed.wait(), 5.0)
+                idle_until = loop.time() + SILENT_LIMIT_S + 2 * PING_EVERY_S
+                while loop.time() < idle_until:  # idle but answered: no false alarm
+                    assert feed.live(), "an idle subscription to a live Redis was dropped"
+                    await asyncio.sleep(0.1)
+                waiting = feed.waiter("g5")
+                os.kill(pid, signal.SIGSTOP)
+                try:
+                    stopped = loop.time()
+                    while feed.live():
+                        assert loop.time() - stopped < NOTICED_S, (
+                            f"a subscription to a Redis that stopped answering still counts "
+                            f"as live after {NOTICED_S} s")
+                        await asyncio.sleep(0.1)
+                    await asyncio.wait_for(waiting, 1.0)  # woken: versions may be missed
+                    await asyncio.sleep(1.0)
+                    assert not feed.live()  # not back while Redis says nothing
+                finally:
+                    os.kill(pid, signal.SIGCONT)
+                resumed = loop.time()
+                while not feed.live():
+                    assert loop.time() - resumed < NOTICED_S, "the feed did not come back"
+                    await asyncio.sleep(0.1)
+                again = feed.waiter("g5")
+                with redis.Redis.from_url(server.url) as connection:
+                    connection.publish(CHANNEL, "g5 9")
+                await asyncio.wait_for(again, 2.0)
+                feed.discard("g5", again)
             finally:
                 await store.close()
         asyncio.run(body())
