@@ -31,7 +31,7 @@ from games import GAMES, default_game
 from games.core import JSON
 from service.access import AccessPolicy, CreateRateLimit
 from service.channels import SecurityConfigError, ServerTls, read_admin_token
-from service.redis_server import APPENDFSYNC, EmbeddedRedis, free_port
+from service.redis_server import APPENDFSYNC, DEFAULT_APPENDFSYNC, EmbeddedRedis, free_port
 from service.retry import RetryingClient, StreamInterrupted, describe_error
 from service.server import LOOPBACK, BackgroundServer, ServeOptions, ServerRules, serve
 
@@ -55,10 +55,13 @@ def add_serve(subparsers: Any) -> None:
     parser.add_argument("--redis-url", help="external Redis, e.g. redis://host:6379/0")
     parser.add_argument("--data-dir", default="data/redis",
                         help="embedded Redis data folder (default data/redis)")
-    parser.add_argument("--appendfsync", choices=APPENDFSYNC, default="everysec",
+    parser.add_argument("--appendfsync", choices=APPENDFSYNC, default=DEFAULT_APPENDFSYNC,
                         help="when the embedded Redis syncs its append-only file to disk: "
-                             "everysec (default; a host crash may lose the last second of "
-                             "acknowledged decisions) or always (none lost; slower); see "
+                             "always (default: written and synced before Redis answers, so "
+                             "a crash of Redis or of the host loses no acknowledged "
+                             "decision), everysec (faster; a crash of Redis or of the host "
+                             "may lose the last seconds of acknowledged decisions) or no (a "
+                             "crash of Redis loses none, of the host up to about 30 s); see "
                              "deploy/README.md, Durability")
     parser.add_argument("--metrics-port", type=int, help="Prometheus /metrics port")
     parser.add_argument("--metrics-bind", dest="metrics_host",

@@ -9,6 +9,12 @@ Locked down: it listens on 127.0.0.1 only and requires a password, random and ke
 included) nor connect. Memory is capped (`maxmemory`, default 2 GB) with `noeviction`: when
 full, Redis refuses writes (the service answers RESOURCE_EXHAUSTED) rather than silently
 dropping games.
+
+Durable by default: `appendfsync always` writes and syncs the append-only file before
+Redis answers, so a crash of Redis (or of the host) loses no acknowledged write.
+`everysec` is faster but a kill -9 of Redis can lose acknowledged writes: while its
+background fsync runs, Redis holds appended writes back in memory for up to 2 s and still
+answers (deploy/README.md, "Durability"; benchmarks/crash_loss.py measures it).
 """
 
 from __future__ import annotations
@@ -81,7 +87,9 @@ PASSWORD_FILE = "redis.password"
 CONFIG_FILE = "redis.conf"
 DEFAULT_MAXMEMORY = "2gb"
 #: Redis's fsync policies for the append-only file (see deploy/README.md, "Durability").
-APPENDFSYNC = ("everysec", "always", "no")
+APPENDFSYNC = ("always", "everysec", "no")
+#: The embedded Redis's policy: a Redis process or host crash loses no acknowledged write.
+DEFAULT_APPENDFSYNC = "always"
 
 
 def lock_down(folder: Path) -> None:
@@ -114,7 +122,8 @@ class EmbeddedRedis:
 
     def __init__(self, data_dir: str | Path, port: int | None = None,
                  extra_args: tuple[str, ...] = (), password: bool = True,
-                 maxmemory: str = DEFAULT_MAXMEMORY, appendfsync: str = "everysec") -> None:
+                 maxmemory: str = DEFAULT_MAXMEMORY,
+                 appendfsync: str = DEFAULT_APPENDFSYNC) -> None:
         if appendfsync not in APPENDFSYNC:
             raise ValueError(f"appendfsync must be one of {', '.join(APPENDFSYNC)}")
         self.data_dir = Path(data_dir)
@@ -153,7 +162,10 @@ class EmbeddedRedis:
     def _start_once(self, timeout: float) -> EmbeddedRedis:
         lock_down(self.data_dir)
         config = self.data_dir / CONFIG_FILE  # the password stays off the command line
-        lines = [f"maxmemory {self.maxmemory}", "maxmemory-policy noeviction"]
+        # fsync during an append-only file rewrite too (Redis's default, spelled out: "yes"
+        # would make `always` no better than `no` while a rewrite runs)
+        lines = [f"maxmemory {self.maxmemory}", "maxmemory-policy noeviction",
+                 "no-appendfsync-on-rewrite no"]
         if self.use_password:
             self.password = folder_password(self.data_dir)
             lines.append(f"requirepass {self.password}")

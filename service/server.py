@@ -40,7 +40,7 @@ from service.http_gateway import Gateway, start_gateway
 from service.keeper import DEFAULT_AUTOPLAY_LIMIT, GameKeeper
 from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS, series
 from service.redis_link import out_of_memory
-from service.redis_server import EmbeddedRedis
+from service.redis_server import DEFAULT_APPENDFSYNC, EmbeddedRedis
 from service.store import DEFAULT_IDLE_TTL, GameStore
 from service.threads import LoopThread
 
@@ -63,7 +63,8 @@ Response = TypeVar("Response")
 #: Redis away for a moment (down, restarting, loading its file, a cluster failover): the
 #: request may be retried, so it is answered UNAVAILABLE, not INTERNAL.
 REDIS_AWAY = (redis_errors.ConnectionError, redis_errors.TimeoutError,
-              redis_errors.ClusterDownError, redis_errors.TryAgainError)
+              redis_errors.ClusterDownError, redis_errors.TryAgainError,
+              redis_errors.ReadOnlyError)  # (a master turned replica by a failover)
 UNAVAILABLE_MESSAGE = "the game store is unavailable for a moment; retry"
 STORE_FULL_MESSAGE = ("the game store is full (Redis maxmemory); nothing was written. "
                       "Finished games expire after --finished-ttl")
@@ -453,7 +454,7 @@ class ServeOptions:
     host: str | None = None
     redis_url: str | None = None
     data_dir: str = "data/redis"
-    appendfsync: str = "everysec"
+    appendfsync: str = DEFAULT_APPENDFSYNC
     metrics_port: int | None = None
     metrics_host: str | None = None
     finished_ttl: int = 7 * 24 * 3600

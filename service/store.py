@@ -36,7 +36,7 @@ Every version has a lineage ("" at version 0): a keyed hash chain of the decisio
 `next_lineage(chain key, the version before's lineage, seat, notation, cause)`, its key a
 per-game secret (field `chain`) so that a lineage reveals no secret decision. Redis can
 lose acknowledged versions (a failover to a replica that lagged, a restore from a
-backup, a host crash under `appendfsync everysec`); the game may then be played on from
+backup, a Redis or host crash under `appendfsync everysec`); the game may then be played on from
 an earlier version, and its version numbers repeat with other decisions. The lineage
 tells the two histories apart (the same decisions give the same lineage: the same
 state): a server that holds a state from the lost one (cached by game, version and

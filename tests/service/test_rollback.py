@@ -1,5 +1,5 @@
 """A store that rolls back: Redis loses versions it had acknowledged (a failover to a
-replica that lagged, a restore from a backup, a host crash under `appendfsync everysec`)
+replica that lagged, a restore from a backup, a crash under `appendfsync everysec`)
 and the game is played on from an earlier version with other decisions. Each version's
 lineage tells the two histories apart: no server commits on a state from the lost one,
 a decision taken on a lost view is refused, watchers go on from the current version, and
