@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import games
 from arena.limits import Limits
-from arena.sprt import SprtSettings
+from arena.sprt import COUNTINGS, SprtSettings
 
 PROTOCOLS = ("grpc", "stdio")
 #: `[tournament] sandbox` (arena.sandbox: kept here so that config needs no sandbox code).
@@ -70,7 +70,7 @@ TOURNAMENT: Schema = {"name": TEXT, "game": TEXT, "variant": TEXT, "seats": INTE
 TIME: Schema = {"decision_ms": INTEGER, "bank_ms": INTEGER, "game_timeout_s": INTEGER,
                 "startup_ms": INTEGER}
 SPRT: Schema = {"a": TEXT, "b": TEXT, "elo0": NUMBER, "elo1": NUMBER, "alpha": NUMBER,
-                "beta": NUMBER, "max_games": INTEGER}
+                "beta": NUMBER, "max_games": INTEGER, "counting": TEXT}
 BOT_ENTRY: Schema = {"manifest": TEXT}
 MANIFEST_FILE: Schema = {"name": TEXT, "language": TEXT, "protocol": TEXT, "command": WORDS,
                          "workdir": TEXT, "build": WORDS, "games": WORDS, "limits": TABLE,
@@ -227,6 +227,9 @@ class SprtSpec(SprtSettings):
             raise ConfigError("[sprt] elo1 must be greater than elo0")
         if spec.max_games < 1:
             raise ConfigError("[sprt] max_games must be at least 1")
+        if spec.counting not in COUNTINGS:
+            raise ConfigError(f"[sprt] counting must be {' or '.join(map(repr, COUNTINGS))}, "
+                              f"not {spec.counting!r}")
         return spec
 
 
@@ -328,6 +331,12 @@ class TournamentConfig:
         if self.format == "sprt" and (self.sprt is None or {self.sprt.a, self.sprt.b}
                                       - set(names)):
             found.append(f"sprt needs an [sprt] table whose a and b name two of {names}")
+        elif self.format == "sprt" and self.sprt is not None and self.sprt.counting == "deal":
+            fillers = set(names) - {self.sprt.a, self.sprt.b}  # as arena.sprt.deal_games
+            deal = 2 * self.seats if fillers and self.seats > 2 else self.seats
+            if self.sprt.max_games < deal:
+                found.append(f"[sprt] max_games = {self.sprt.max_games} is less than one deal "
+                             f"({deal} games): the test reads whole deals")
         if self.rounds < 1 or self.concurrency < 1:
             found.append("rounds and concurrency must be at least 1")
         if self.sandbox == "required":

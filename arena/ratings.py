@@ -5,13 +5,16 @@ Pure statistics in the manner of fishtest and fastchess: outcomes or counts in, 
 confidence intervals and log-likelihood ratios out; no I/O and nothing beyond the standard
 library, so it imports anywhere.
 
-A multi-seat game is read either as its whole finishing order (`fit_plackett_luce`, the
-leaderboard's headline) or as every pair of seats meeting once, scored by finishing order
-(ahead 1, tied 0.5, behind 0: `pairwise`, `fit_bradley_terry`, `elo_history`). Under a
-Plackett–Luce finishing order (Gumbel noise on log-strengths) each such pair follows the
-logistic Bradley–Terry law exactly, so both fits share one scale. The pairs of one game
-are not independent, though; both fits give robust (sandwich) intervals per bot. The
-SPRT over games lives in `arena.sprt`. Why and how well: docs/arena-ratings.md.
+A multi-seat game is read either as every pair of seats meeting once, scored by finishing
+order (ahead 1, tied 0.5, behind 0: `pairwise`, `fit_bradley_terry`, the leaderboard's
+headline, `elo_history`), or as its whole finishing order (`fit_plackett_luce`, a
+cross-check). Under a Plackett–Luce finishing order (Gumbel noise on log-strengths) each
+pair follows the logistic Bradley–Terry law exactly, so both fits share one scale; under
+other noise only the pairwise fit still estimates each pair's chance of finishing ahead
+(`pairwise_truth`). The pairs of one game are not independent, nor are the games of one
+deal (they share its cards); both fits give robust (sandwich) intervals per bot, with
+the deal as the unit. The SPRT over games lives in `arena.sprt`. Why and how well:
+docs/arena-ratings.md.
 """
 
 from __future__ import annotations
@@ -63,6 +66,12 @@ class GameOutcome:
     attempts: int = 1
     """Games the arena started for this one: the ones before the last were void and
     played again."""
+    deal: str = ""
+    """The deal the game was dealt (`arena.schedule.ScheduledGame.deal`), shared by every
+    rotation of its group: games of one deal share their cards, so they are one unit in
+    the ratings' intervals (`deal_unit`). "" in records that do not say (written before
+    the arena kept it): the seed then stands for the deal, every game of a deal having
+    its seed."""
 
     def __post_init__(self) -> None:
         # Lists and seat keys as strings (JSON shapes) are accepted and normalised.
@@ -80,7 +89,7 @@ class GameOutcome:
 
         Required: index, seed, seating, ranking. Optional: forfeits ([]), reasons ({},
         keyed by seat as a string), reason (""), decisions (0), turns (null), void (null),
-        attempts (1).
+        attempts (1), deal ("").
         Raises ValueError for a missing field, a wrong type or an inconsistent ranking.
         """
         missing = [key for key in ("index", "seed", "seating", "ranking") if key not in data]
@@ -97,15 +106,15 @@ class GameOutcome:
                 reason=_str(data.get("reason", "")), decisions=_int(data.get("decisions", 0)),
                 turns=None if data.get("turns") is None else _int(data["turns"]),
                 void=None if data.get("void") is None else _str(data["void"]),
-                attempts=_int(data.get("attempts", 1)),
+                attempts=_int(data.get("attempts", 1)), deal=_str(data.get("deal", "")),
             )
         except (TypeError, AttributeError) as error:
             raise ValueError(f"malformed game record: {error}") from error
 
     def to_json(self) -> JSON:
         """The results-file record; `from_json(to_json())` gives back an equal outcome.
-        `void` and `attempts` are written only when they say something (a void game, a
-        game played again)."""
+        `void`, `attempts` and `deal` are written only when they say something (a void
+        game, a game played again, a named deal)."""
         data: JSON = {
             "index": self.index, "seed": self.seed, "seating": list(self.seating),
             "ranking": [list(group) for group in self.ranking],
@@ -117,7 +126,15 @@ class GameOutcome:
             data["void"] = self.void
         if self.attempts != 1:
             data["attempts"] = self.attempts
+        if self.deal:
+            data["deal"] = self.deal
         return data
+
+    @property
+    def deal_unit(self) -> tuple[str, str]:
+        """What identifies the game's deal: its name, or its seed when the record names
+        none (every game of a deal is played with the deal's seed, `arena.deals`)."""
+        return ("deal", self.deal) if self.deal else ("seed", str(self.seed))
 
     @property
     def seats(self) -> int:
@@ -255,6 +272,29 @@ def _z(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
+def _t(confidence: float, df: int) -> float:
+    """Two-sided quantile of Student's t with `df` degrees of freedom: exact for 1 and 2,
+    else the Cornish–Fisher expansion to 1/df⁴ (within 0.2% for 3, 10⁻⁵ from 10 up, at
+    95%)."""
+    p = 0.5 + confidence / 2
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    z, v = NormalDist().inv_cdf(p), float(df)
+    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+            + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z)
+            / (92160 * v**4))
+
+
+def _quantile(confidence: float, deals: int) -> float:
+    """Standard deviations in an interval's half-width from a robust covariance over
+    `deals` independent units: Student's t with deals - 1 degrees of freedom (as for a
+    mean of that many values), the normal's without two deals."""
+    return _t(confidence, deals - 1) if deals >= 2 else _z(confidence)
+
+
 def head_to_head(outcomes: Iterable[GameOutcome], a: str, b: str) -> tuple[int, int, int]:
     """(wins, draws, losses) of bot `a` against bot `b` over their pairwise results."""
     wins = draws = losses = 0
@@ -358,6 +398,14 @@ class BradleyTerryFit:
     dispersion: float
     """Mean widening of the variances by the robust covariance, tr(H⁻¹J) / (n - 1): about 1
     for 2-seat games, more for correlated multi-seat pairs (see fit_bradley_terry)."""
+    deals: int = 0
+    """Independent units of the robust covariance: the deals (`GameOutcome.deal_unit`)."""
+
+    @property
+    def quantile(self) -> float:
+        """Standard deviations in a half-width: Student's t with deals - 1 degrees of
+        freedom (the normal quantile with fewer than two deals)."""
+        return _quantile(self.confidence, self.deals)
 
     def difference(self, a: str, b: str) -> tuple[float, float]:
         """Rating of `a` minus that of `b`, and the half-width of its confidence interval."""
@@ -365,7 +413,7 @@ class BradleyTerryFit:
         cov = self.covariance
         variance = cov[i][i] + cov[j][j] - 2 * cov[i][j]
         delta = self.ratings[a].elo - self.ratings[b].elo
-        return delta, _z(self.confidence) * math.sqrt(max(variance, 0.0))
+        return delta, self.quantile * math.sqrt(max(variance, 0.0))
 
 
 def bradley_terry(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
@@ -388,21 +436,29 @@ def fit_bradley_terry(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
     halving, the Hessian being needed for the intervals anyway. Rating = anchor +
     400/ln 10 · (r - mean(r)), so the ratings average to `anchor`.
 
-    Intervals, per bot, from the robust (sandwich) covariance of composite likelihood
-    (Godambe; Varin, Reid & Firth 2011, "An overview of composite likelihood methods"):
-    the pairs of one multi-seat game are correlated, so the model-based covariance H⁻¹
-    (H: minus the Hessian of the log-posterior) is too narrow for them. With
-    J = Σ_g u_g u_gᵀ, u_g the score (gradient) of game g's pairs, and H_0 the prior's
-    curvature, the covariance of the strengths is H⁻¹ (c·J + H_0) H⁻¹, c = G / (G - 1)
-    over G games (the usual small-sample factor); the ratings are centred by P = I -
-    11ᵀ/n, so theirs is P H⁻¹ (c·J + H_0) H⁻¹ Pᵀ, and each rating is given ± z·sd. Each
-    bot gets its own widening: in 4–5-seat games the weakest bot's pairs are more
-    correlated than the strongest's. For independent 2-seat games J ≈ H and this is the
-    model-based interval. A bot's variance is floored at its model-based one (rows and
-    columns scaled, correlations kept): with few games the sandwich is itself noisy and
-    too narrow for a bot that seldom wins (86% coverage for the weakest of five bots
-    after 50 2-seat games, 96% with the floor). `dispersion` reports the mean widening
-    tr(H⁻¹J) / (n - 1) (≈ 1 for 2-seat games, ≈ 1.5 in 4-seat ones), for information.
+    What it estimates: each pair's chance of finishing ahead, mapped to ratings by the
+    logistic law (`pairwise_truth`), whatever the noise of the finishing orders; when
+    that noise is Plackett–Luce's, the bots' Elo.
+
+    Intervals, per bot, from the cluster-robust (sandwich) covariance of composite
+    likelihood (Godambe; Varin, Reid & Firth 2011, "An overview of composite likelihood
+    methods"; Cameron & Miller 2015 for clusters): the pairs of one multi-seat game are
+    correlated, and so are the games of one deal (`GameOutcome.deal_unit`: they share its
+    cards), so the model-based covariance H⁻¹ (H: minus the Hessian of the log-posterior)
+    can be too narrow. With J = Σ_d u_d u_dᵀ, u_d the score (gradient) of the pairs of
+    all of deal d's games, and H_0 the prior's curvature, the covariance of the strengths
+    is H⁻¹ (c·J + H_0) H⁻¹, c = C / (C - 1) over C deals (the usual small-sample factor);
+    the ratings are centred by P = I - 11ᵀ/n, so theirs is P H⁻¹ (c·J + H_0) H⁻¹ Pᵀ, and
+    each rating is given ± t·sd, t the quantile of Student's t with C - 1 degrees of
+    freedom (`BradleyTerryFit.quantile`; 2.26 for 10 deals, 2.01 for 50): with few deals
+    the sandwich is itself noisy. Each bot gets its own widening: in 4–5-seat games the
+    weakest bot's pairs are more correlated than the strongest's. For independent 2-seat
+    games J ≈ H and this is the model-based interval. A bot's variance is floored at its
+    model-based one (rows and columns scaled, correlations kept): with few games the
+    sandwich is too narrow for a bot that seldom wins (86% coverage for the weakest of
+    five bots after 50 2-seat games, 96% with the floor). `dispersion` reports the mean
+    widening tr(H⁻¹J) / (n - 1) (≈ 1 for 2-seat games, ≈ 1.5 in 4-seat ones), for
+    information.
     """
     games = counted(outcomes)
     names = _names(games)
@@ -410,7 +466,7 @@ def fit_bradley_terry(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
     strengths = _maximise(partial(_log_posterior, tally), partial(_gradient, tally),
                           partial(_information, tally), len(names))
     information = _information(tally, strengths)
-    meat = _game_score_products(tally, strengths)
+    meat = _deal_score_products(tally, strengths)
     return _fit(names, strengths, information, meat, tally, anchor, confidence)
 
 
@@ -418,25 +474,74 @@ def _names(games: Iterable[GameOutcome]) -> tuple[str, ...]:
     return tuple(sorted({name for game in games for name in game.seating}))
 
 
+def pairwise_truth(ahead: Mapping[tuple[str, str], float],
+                   weights: Mapping[tuple[str, str], float] | None = None,
+                   anchor: float = 1500.0) -> dict[str, float]:
+    """The ratings `fit_bradley_terry` estimates, given each pair's chance of finishing
+    ahead: `ahead[a, b]` = P(a ahead of b) (a tie counting half), for each unordered pair
+    once (the other order is 1 minus it).
+
+    The Bradley–Terry ratings closest to those chances (the maximiser of
+    Σ w_ab [p_ab log σ(r_a - r_b) + (1 - p_ab) log σ(r_b - r_a)], no prior), with w_ab how
+    often a and b meet (`weights`, all equal by default, as in a round robin); anchored
+    like the fits. When the chances follow the logistic law (Plackett–Luce finishing
+    orders, say) these are the bots' Elo whatever the weights; when they do not
+    (Thurstonian noise), this is the truth the pairwise fit is consistent for, and the
+    headline's intervals are checked against it (docs/arena-ratings.md).
+    """
+    names = tuple(sorted({name for pair in ahead for name in pair}))
+    index = {name: i for i, name in enumerate(names)}
+    n = len(names)
+    tally = _Tally([[0.0] * n for _ in range(n)], [[0.0] * n for _ in range(n)], [])
+    for (a, b), p in ahead.items():
+        if a == b or not 0 <= p <= 1:
+            raise ValueError(f"P({a} ahead of {b}) = {p}: need two bots and 0 <= p <= 1")
+        w = 1.0 if weights is None else weights[a, b]
+        i, j = index[a], index[b]
+        tally.points[i][j] += w * p
+        tally.points[j][i] += w * (1 - p)
+        tally.counts[i][j] += w
+        tally.counts[j][i] += w
+    ridge = 1e-9  # the likelihood alone does not fix the mean; this centres it on 0
+
+    def value(r: Vector) -> float:
+        return (_log_posterior(tally, r) - _prior_value(r)
+                - ridge / 2 * sum(ri * ri for ri in r))
+
+    def gradient(r: Vector) -> Vector:
+        return [g - prior - ridge * ri for g, prior, ri
+                in zip(_gradient(tally, r), _prior_gradient(r), r, strict=True)]
+
+    def information(r: Vector) -> Matrix:
+        info = _information(tally, r)
+        for i, curvature in enumerate(_prior_curvature(r)):
+            info[i][i] += ridge - curvature
+        return info
+
+    r = _maximise(value, gradient, information, n, tolerance=1e-12)
+    centre = sum(r) / n if n else 0.0
+    return {name: anchor + ELO_PER_NEPER * (r[i] - centre) for name, i in index.items()}
+
+
 def _fit(names: tuple[str, ...], strengths: list[float], information: Matrix, meat: Matrix,
          tally: _Tally, anchor: float, confidence: float) -> BradleyTerryFit:
     """Ratings on the Elo scale with robust intervals (see fit_bradley_terry), from the
-    strengths, the information H and the games' score products J at the strengths."""
+    strengths, the information H and the deals' score products J at the strengths."""
     model = _inverse(information)
-    robust = _sandwich(model, _robust_meat(len(tally.games), strengths, meat))
+    robust = _sandwich(model, _robust_meat(len(tally.deals), strengths, meat))
     covariance = _floored(_centred(robust), _centred(model))
     centre = sum(strengths) / len(strengths) if strengths else 0.0
-    z = _z(confidence)
+    quantile = _quantile(confidence, len(tally.deals))
     ratings = {}
     for i, name in enumerate(names):
         elo = anchor + ELO_PER_NEPER * (strengths[i] - centre)
-        half = z * ELO_PER_NEPER * math.sqrt(max(covariance[i][i], 0.0))
+        half = quantile * ELO_PER_NEPER * math.sqrt(max(covariance[i][i], 0.0))
         played = tally.played(i)
         score = tally.points_of(i) / played if played else 0.5
         ratings[name] = Rating(elo, elo - half, elo + half, played, score)
     elo_covariance = tuple(tuple(ELO_PER_NEPER ** 2 * c for c in row) for row in covariance)
     return BradleyTerryFit(names, ratings, elo_covariance, confidence,
-                           _dispersion(model, meat))
+                           _dispersion(model, meat), len(tally.deals))
 
 
 @dataclass
@@ -445,7 +550,8 @@ class _Tally:
 
     points: Matrix
     counts: Matrix
-    games: list[list[tuple[int, int, float]]]
+    deals: list[list[tuple[int, int, float]]]
+    """Per deal (`GameOutcome.deal_unit`), the pairs of all its games."""
 
     def played(self, i: int) -> int:
         return round(sum(self.counts[i]))
@@ -457,6 +563,7 @@ class _Tally:
 def _tally(games: Sequence[GameOutcome], names: Sequence[str]) -> _Tally:
     index = {name: i for i, name in enumerate(names)}
     n = len(names)
+    deals: dict[tuple[str, str], list[tuple[int, int, float]]] = {}
     tally = _Tally([[0.0] * n for _ in range(n)], [[0.0] * n for _ in range(n)], [])
     for game in games:
         pairs = [(index[a], index[b], score) for a, b, score in pairwise(game)]
@@ -465,7 +572,8 @@ def _tally(games: Sequence[GameOutcome], names: Sequence[str]) -> _Tally:
             tally.points[j][i] += 1 - score
             tally.counts[i][j] += 1
             tally.counts[j][i] += 1
-        tally.games.append(pairs)
+        deals.setdefault(game.deal_unit, []).extend(pairs)
+    tally.deals = list(deals.values())
     return tally
 
 
@@ -566,10 +674,11 @@ def _dispersion(model: Matrix, meat: Matrix) -> float:
     return sum(model[i][k] * meat[k][i] for i in range(n) for k in range(n)) / (n - 1)
 
 
-def _robust_meat(games: int, r: Sequence[float], meat: Matrix) -> Matrix:
-    """c·J + H_0: the games' score products with the small-sample factor c = G / (G - 1),
-    plus the prior's curvature (what the virtual draws contribute to the information)."""
-    factor = games / (games - 1) if games > 1 else 1.0
+def _robust_meat(deals: int, r: Sequence[float], meat: Matrix) -> Matrix:
+    """c·J + H_0: the deals' score products with the small-sample factor c = C / (C - 1)
+    over C deals, plus the prior's curvature (what the virtual draws contribute to the
+    information)."""
+    factor = deals / (deals - 1) if deals > 1 else 1.0
     robust = [[factor * value for value in row] for row in meat]
     for i, curvature in enumerate(_prior_curvature(r)):
         robust[i][i] += curvature
@@ -595,11 +704,12 @@ def _product(a: Matrix, b: Matrix) -> Matrix:
     return [[sum(row[k] * b[k][j] for k in range(len(b))) for j in range(n)] for row in a]
 
 
-def _game_score_products(tally: _Tally, r: Sequence[float]) -> Matrix:
-    """J = Σ over games of u_g u_gᵀ, u_g the gradient of game g's pairwise log-likelihood."""
+def _deal_score_products(tally: _Tally, r: Sequence[float]) -> Matrix:
+    """J = Σ over deals of u_d u_dᵀ, u_d the gradient of the pairwise log-likelihood of
+    deal d's games (the sum of its games' gradients)."""
     n = len(r)
     meat = [[0.0] * n for _ in range(n)]
-    for pairs in tally.games:
+    for pairs in tally.deals:
         u = [0.0] * n
         for i, j, score in pairs:
             residual = score - _sigmoid(r[i] - r[j])
@@ -683,13 +793,17 @@ def fit_plackett_luce(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
     and so on; any two seats are then in order with probability σ(r_i - r_j), so the
     ratings are on the Bradley–Terry scale, and for 2-seat games the two fits agree.
     Unlike the pairwise fit, the likelihood of a game is a true one (its places are not
-    counted as independent pairs), so it uses all a 3–5-seat finishing order says: the
-    same precision from fewer games (benchmarks/rating_efficiency.py). A tie is the mean
+    counted as independent pairs), so when finishing orders do follow the model it uses
+    all a 3–5-seat finishing order says: the same precision from 4–18% fewer games
+    (benchmarks/rating_coverage.py). When they do not (Thurstonian noise, say), it is
+    not consistent for any pair's chance of finishing ahead: it reads the top places
+    with the model's odds and pulls the extreme bots inward, by more than its interval
+    once the games are many; so it is a cross-check, not the headline. A tie is the mean
     log-likelihood over the orders of the tied seats (for two seats: half a win each,
     as in `fit_bradley_terry`). Same prior, maximiser, anchoring and robust, per-bot
-    intervals as `fit_bradley_terry`; `games` and `score` of a rating are the pairwise
-    ones. Identical terms of all games are pooled, so each Newton step costs the number
-    of distinct sets of bots, not of games.
+    intervals by deal as `fit_bradley_terry`; `games` and `score` of a rating are the
+    pairwise ones. Identical terms of all games are pooled, so each Newton step costs the
+    number of distinct sets of bots, not of games.
     """
     games = counted(outcomes)
     names = _names(games)
@@ -699,7 +813,10 @@ def fit_plackett_luce(outcomes: Iterable[GameOutcome], anchor: float = 1500.0,
     strengths = _maximise(partial(_pl_log_posterior, linear, pooled),
                           partial(_pl_gradient, linear, pooled),
                           partial(_pl_information, pooled), len(names))
-    meat = _pl_score_products(choices, strengths)
+    by_deal: dict[tuple[str, str], list[_Choices]] = {}
+    for game, choice in zip(games, choices, strict=True):
+        by_deal.setdefault(game.deal_unit, []).append(choice)
+    meat = _pl_score_products(by_deal.values(), strengths)
     return _fit(names, strengths, _pl_information(pooled, strengths), meat,
                 _tally(games, names), anchor, confidence)
 
@@ -781,17 +898,19 @@ def _pl_information(terms: Sequence[Term], r: Sequence[float]) -> Matrix:
     return info
 
 
-def _pl_score_products(choices: Iterable[_Choices], r: Sequence[float]) -> Matrix:
-    """J = Σ over games of u_g u_gᵀ, u_g the gradient of game g's log-likelihood."""
+def _pl_score_products(deals: Iterable[Sequence[_Choices]], r: Sequence[float]) -> Matrix:
+    """J = Σ over deals of u_d u_dᵀ, u_d the gradient of the log-likelihood of deal d's
+    games."""
     n = len(r)
     meat = [[0.0] * n for _ in range(n)]
-    for choice in choices:
+    for deal in deals:
         u = [0.0] * n
-        for i, coefficient in choice.linear.items():
-            u[i] += coefficient
-        for weight, race in choice.terms:
-            for i, share in _shares(race, r).items():
-                u[i] -= weight * share
+        for choice in deal:
+            for i, coefficient in choice.linear.items():
+                u[i] += coefficient
+            for weight, race in choice.terms:
+                for i, share in _shares(race, r).items():
+                    u[i] -= weight * share
         for i in range(n):
             if u[i]:
                 for j in range(n):

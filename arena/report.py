@@ -1,10 +1,11 @@
 """Tournament reports from game outcomes: leaderboard, crosstable, seat statistics, exports.
 
 Pure formatting: outcomes in, rows, text, JSON-ready dicts and CSV text out; the numbers
-come from `arena.ratings`. The headline rating is the Bradley–Terry model fitted to full
-finishing orders (Plackett–Luce; the same as the pairwise fit for 2-seat games) with its
-robust 95% interval, and the leaderboard is sorted by it; the sequential Elo is a
-secondary column (it depends on the order of the games and lags the truth). Why:
+come from `arena.ratings`. The headline rating is the pairwise Bradley–Terry fit (every
+pair of seats of a game as one result) with its 95% interval, robust and clustered by
+deal, and the leaderboard is sorted by it; the Plackett–Luce fit of whole finishing
+orders is kept in `tournament.json` as a cross-check; the sequential Elo is a secondary
+column (it depends on the order of the games and lags the truth). Why:
 docs/arena-ratings.md. Ranks are 1-based with tied seats sharing the better rank; a
 first place shared by k tied seats counts 1/k of a win for each. A void game (it never
 got going through the host's fault) is in no table but its own (`format_void`).
@@ -43,9 +44,10 @@ class Row:
 
     name: str
     rating: float
-    """Headline: the Plackett–Luce rating (`headline_fit`), the leaderboard's sort key."""
+    """Headline: the pairwise Bradley–Terry rating (`headline_fit`), the leaderboard's
+    sort key."""
     margin: float
-    """Half-width of the headline rating's 95% confidence interval (robust)."""
+    """Half-width of the headline rating's 95% confidence interval (robust, by deal)."""
     elo: float
     """Secondary: sequential Elo after the last game (`elo_history`)."""
     games: int
@@ -113,8 +115,10 @@ def leaderboard(outcomes: Iterable[GameOutcome], *, k: float = 32.0,
 
 def headline_fit(outcomes: Iterable[GameOutcome], anchor: float = 1500.0
                  ) -> BradleyTerryFit:
-    """The headline ratings: Plackett–Luce on full finishing orders, robust intervals."""
-    return fit_plackett_luce(outcomes, anchor=anchor)
+    """The headline ratings: pairwise Bradley–Terry, with intervals robust and clustered
+    by deal (consistent for each pair's chance of finishing ahead whatever the noise of
+    the finishing orders; Plackett–Luce is not: docs/arena-ratings.md)."""
+    return fit_bradley_terry(outcomes, anchor=anchor)
 
 
 LEADERBOARD_HEADERS = ("#", "bot", "rating", "±95%", "seq-elo", "games", "wins", "win%",
@@ -295,21 +299,22 @@ def standings_line(outcomes: Iterable[GameOutcome], total_games: int, top: int =
 # Exports
 # ---------------------------------------------------------------------------------------
 def to_json(outcomes: Iterable[GameOutcome]) -> JSON:
-    """Games, leaderboard, rating details (the pairwise Bradley–Terry fit alongside, as a
-    cross-check), crosstable and seat statistics."""
+    """Games, leaderboard, rating details (the Plackett–Luce fit of whole finishing
+    orders alongside, as a cross-check), crosstable and seat statistics."""
     games = in_index_order(outcomes)
     rows = leaderboard(games)
     names, matrix = crosstable(games, [row.name for row in rows])
     fit = headline_fit(games)
-    pairwise_fit = fit_bradley_terry(games)
+    plackett_luce = fit_plackett_luce(games)
     return {
         "games": [game.to_json() for game in games],
         "ratings": [_row_json(row) for row in rows],
-        "rating": {"model": "plackett-luce", "confidence": fit.confidence,
-                   "covariance": "robust (sandwich), floored at model-based",
-                   "dispersion": fit.dispersion},
-        "pairwise_bradley_terry": {name: {"rating": r.elo, "margin": r.margin}
-                                   for name, r in pairwise_fit.ratings.items()},
+        "rating": {"model": "bradley-terry (pairwise)", "confidence": fit.confidence,
+                   "covariance": "cluster-robust (sandwich) by deal, floored at "
+                                 "model-based",
+                   "deals": fit.deals, "dispersion": fit.dispersion},
+        "plackett_luce": {name: {"rating": r.elo, "margin": r.margin}
+                          for name, r in plackett_luce.ratings.items()},
         "crosstable": {"names": names, "scores": matrix},
         "seats": [{"seat": s.seat, "games": s.games, "wins": s.wins,
                    "win_rate": s.win_rate, "mean_rank": s.mean_rank}

@@ -41,7 +41,7 @@ from arena.ratings import GameOutcome
 from arena.sandbox import SERVICE_SOCKET, Layout, Sandbox, SandboxPlan, environment, service_door
 from arena.sandbox import exit_code as sandbox_exit_code
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
-from arena.sprt import sprt_verdict
+from arena.sprt import SprtTest, deal_games
 from curia.v1 import game_service_pb2 as pb
 from service.channels import OPERATOR_ONLY_ENV
 from service.retry import TRANSIENT, RetryingClient, RetryPolicy
@@ -318,6 +318,7 @@ class Tournament:
         self.key_created = False
         self._deals: Deals | None = None
         self._groups: dict[int, tuple[int, ...]] | None = None
+        self._sprt: SprtTest | None = None  # the SPRT over self._outcomes, incremental
         self._sandbox_plan: SandboxPlan | None = None
         self._door: Path | None = None
 
@@ -363,10 +364,11 @@ class Tournament:
 
     def _games(self) -> Iterator[ScheduledGame]:
         """The games to play, in order, each with its deal's secret seed (an SPRT's stop
-        once it has decided)."""
+        once it has decided, and none past the whole deals of its cap: SprtTest.limit)."""
         deals = self.deals()
         for game in self._scheduled():
-            if self.config.format == "sprt" and self._sprt_decided():
+            if self.config.format == "sprt" and (self._sprt_decided()
+                                                 or game.index >= self._sprt_test().limit):
                 return
             yield game.dealt(deals.game_seed(game.deal))
 
@@ -396,10 +398,21 @@ class Tournament:
 
     def _sprt_decided(self) -> bool:
         """The SPRT has stopped (H0, H1 or max_games) on the games finished so far, read
-        in index order up to the first unfinished one (see arena.sprt)."""
+        in index order, deal by deal, up to the first unfinished one (see arena.sprt)."""
+        return self._sprt_test().verdict.stopped
+
+    def _sprt_test(self) -> SprtTest:
+        """The SPRT, caught up with the finished games: it reads each game once (the new
+        ones since the last call), so a resume over N games under a cap of M costs
+        O(N + M)."""
         spec = self.config.sprt
         assert spec is not None
-        return sprt_verdict(self._outcomes, spec.a, spec.b, spec).stopped
+        if self._sprt is None:
+            first = next(sprt_games(spec.a, spec.b, [b.name for b in self.config.bots],
+                                    self.config.seats, self.config.seed))
+            self._sprt = SprtTest(spec.a, spec.b, spec, deal_games(first.seating, spec.a,
+                                                                   spec.b))
+        return self._sprt.follow(self._outcomes)
 
     def progress(self) -> Progress:
         """Games done (in results.jsonl) and left to play; refuses (ConfigError) a folder
@@ -760,7 +773,7 @@ def outcome_of(game: ScheduledGame, record: pb.GameRecord, final: pb.View,
         forfeits=tuple(forfeits),
         reasons={s.seat: s.forfeit_reason for s in result.scores if s.forfeited},
         reason=result.reason, decisions=len(record.decisions), turns=int(turns),
-        attempts=attempts)
+        attempts=attempts, deal=game.deal)
 
 
 def void_outcome(game: ScheduledGame, voided: list[str]) -> GameOutcome:

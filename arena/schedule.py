@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-SCHEDULE_VERSION = 2
+SCHEDULE_VERSION = 3
 """Bumped when the same config would give other games at the same indices (2: passes in
-spread order); part of a run folder's fingerprint, so a folder of another version is
-not resumed."""
+spread order; 3: an SPRT deal seats (B, A, …) too, `sprt_deal`); part of a run folder's
+fingerprint, so a folder of another version is not resumed."""
 
 
 @dataclass(frozen=True)
@@ -109,16 +109,26 @@ def gauntlet(challenger: str, field: Sequence[str], seats: int, rounds: int,
     return _games_of(groups, rounds, seed)
 
 
+def sprt_deal(a: str, b: str, extra: Sequence[str]) -> list[tuple[str, ...]]:
+    """The seatings of one SPRT deal: every rotation of (A, B, extra…), then every rotation
+    of (B, A, extra…) not among them. Each game has its mirror, A and B swapped, under the
+    same deal, so B sits right after A as often as right before it. When every extra seat
+    is B (or there is none) the mirrored rotations are the same seatings: `seats` games,
+    else 2 × seats (`arena.sprt.deal_games`)."""
+    seatings = rotations((a, b, *extra))
+    return seatings + [s for s in rotations((b, a, *extra)) if s not in seatings]
+
+
 def sprt_games(a: str, b: str, field: Sequence[str], seats: int,
                seed: int) -> Iterator[ScheduledGame]:
     """An endless stream of games seating A and B (other seats from the field, in turn,
     or more copies of B when the field is only A and B); the runner stops when the test
-    decides. Every seating is a rotation of (A, B, others…): B sits right after A, the
-    seat A is scored against (`arena.sprt.designated_b_seat`)."""
+    decides. Deal after deal, each deal's seatings (`sprt_deal`) at consecutive indices:
+    the unit the test reads (arena.sprt)."""
     fillers = [name for name in field if name not in (a, b)] or [b]
     index = 0
     for number in range(10**9):
         extra = tuple(fillers[(number + k) % len(fillers)] for k in range(seats - 2))
-        for seating in rotations((a, b, *extra)):
+        for seating in sprt_deal(a, b, extra):
             yield ScheduledGame(index, 0, seating, f"seed {seed} sprt {number}")
             index += 1

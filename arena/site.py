@@ -145,9 +145,10 @@ def _leaderboard(rows: Sequence[report.Row]) -> str:
               f"{100 * row.win_rate:.1f}", f"{row.mean_rank:.2f}", f"{100 * row.score:.1f}",
               html.escape(_forfeits(row))]
              for place, row in enumerate(rows, start=1)]
-    note = ('<p class="muted">Sorted by rating: a Bradley–Terry (Plackett–Luce) fit of every '
-            "game's finishing order, with its robust 95% interval; call two bots different "
-            "only when their intervals say so. seq-elo is the sequential Elo of the plot.</p>")
+    note = ('<p class="muted">Sorted by rating: a Bradley–Terry fit of every pair of seats '
+            "of every game, with its 95% interval (robust, the games of a deal counted as one "
+            "unit); call two bots different only when their intervals say so. seq-elo is the "
+            "sequential Elo of the plot.</p>")
     return _table(headers, cells, left=(1, 12)) + note
 
 

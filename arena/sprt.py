@@ -1,33 +1,54 @@
 """The arena's SPRT: is bot A stronger than bot B? Pure: outcomes in, a verdict out.
 
-Counting: one A–B result per game. A meets one designated B seat, the first seat after
-A's going round the table that B holds. The seating alone fixes it (`sprt_games` seats B
-right after A in every rotation), never the finishing order, so when the empty seats are
-filled with more copies of B, the extra copies are not counted. Under a Plackett–Luce
-finishing order the result of A against any one fixed seat follows the logistic Elo law
-of the pair exactly, and games are independent, so Wald's error rates α and β hold in
-every seat count (tests/arena/test_sprt.py shows it by simulation). Counting every A–B
-seat pair instead, as the arena did, counts correlated results as independent: with B in
-the empty seats, error rates of 9–16% for a promised 5% (docs/arena-ratings.md).
+Counting (`counting = "deal"`, the default): a generalised SPRT over deals. The schedule
+(`arena.schedule.sprt_games`) plays each deal, the same cards, in every rotation of
+(A, B, fillers…) and of (B, A, fillers…); those games are one **unit** of the test. A
+game scores A against every B seat of it (ahead 1, tied 0.5, behind 0) and takes the
+mean: under a Plackett–Luce finishing order each fixed B seat is beaten with probability
+logistic(Elo difference), so the mean has that expectation. A unit's score is the mean
+over its games (a void game contributes nothing; a unit with no scored game is skipped).
+Units are independent even when a deal favours one bot in every seat, games of one deal
+are not: the units' scores are what the test reads. Its log-likelihood ratio is fishtest's
+generalised one (`LLR_logistic`, there on pentanomial game pairs): the maximum-likelihood
+distributions over the observed unit scores with mean s0 and s1 (`deal_llr`), from a
+histogram of unit scores (an update costs the number of distinct scores, not of units).
+One virtual deal, split between a score below s0 and one above s1 at the spread of a
+deal between equal bots (`PRIOR_DEALS`, `PRIOR_SPREAD`, `virtual_deals`), keeps the first
+few units from deciding on a spread they have not shown yet.
 
-Stopping: the test is read in index order. The verdict is taken at the first index at
-which the log-likelihood ratio of the results so far crosses a bound, over the games
-0, 1, 2, … that have all finished (the first gap waits for its game). Games that were in
-flight when the bound was crossed finish and are kept for the tables, but do not move
-the verdict; so the verdict printed is always the one the stop was taken on, and it is
-the same on every rerun and at any concurrency. Without a crossing within `max_games`
-games the test ends undecided: `undecided_share` gives how often that happens.
+`counting = "pair"`: the previous test, one A–B result per game, A against the first B
+seat after A's going round the table, games read one by one (`ab_score`). It reads half
+the information or less, counts the games of a deal as independent, and with copies of B
+in the empty seats it keeps a seat-order bias (B right after A). docs/arena-ratings.md
+has the figures of both.
+
+Stopping: the test is read in schedule order, unit by unit (a unit is whole games
+`k·U … k·U + U − 1`, U = `deal_games`; pair counting: U = 1), over the units whose every
+game has finished: the first unit with a game still in flight waits for it. The verdict is
+taken at the first unit after which the log-likelihood ratio crosses a bound. Games that
+were in flight when the bound was crossed finish and are kept for the tables, but do not
+move the verdict; so the verdict printed is always the one the stop was taken on, and it
+is the same on every rerun and at any concurrency. `max_games` caps the games read, in
+whole units: the test reads at most `max_games // U` units (`SprtTest.limit` games), and
+the runner schedules no game beyond them; without a crossing by then the test ends
+undecided (`undecided_share`, `undecided_note`).
 
 A void game (it never got going through the host's fault: `GameOutcome.void`) gives no
-A–B result; it is finished all the same, so the test reads on past it to the next game,
-and it is one of the `max_games` scheduled games.
+result; it is finished all the same, so the test reads on past it, and it is one of the
+`max_games` scheduled games.
+
+Incremental: `SprtTest` reads finished games as they come (`add`, or `follow` on the
+runner's growing list) and keeps its verdict, so a run resumed over N finished games
+under a cap of M costs O(N + M), not O(N·M).
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -42,23 +63,38 @@ from arena.ratings import (
 )
 
 Status = Literal["H0", "H1", "max_games", "running"]
+COUNTINGS = ("deal", "pair")
+"""`[sprt] counting`: a generalised SPRT over deals (default), or one A–B result per game."""
+PRIOR_DEALS = 1.0
+"""Virtual deals added to the observed ones (deal counting, `virtual_deals`): one deal,
+half at a score below s0 and half above s1. A few deals often show a fraction of their
+true spread (a quarter, one time in ten, after 5), and the generalised ratio, which
+measures the evidence by that spread, would take them for certain; the virtual deal adds
+the spread of a deal between equal bots, and its weight fades as deals come (one in
+tens). Chosen and validated by simulation: docs/arena-ratings.md."""
+PRIOR_SPREAD = 1.25
+"""How far the virtual deals lie from the midpoint of the hypotheses, in standard
+deviations of a deal between equal bots (`virtual_deals`): nearer, the first deals decide
+too often; farther, they are cheap places for the constrained distributions to move
+their mean to, and every test is longer (docs/arena-ratings.md)."""
 
 
 @dataclass(frozen=True)
 class SprtSettings:
-    """The test's hypotheses, error rates and cap (the `[sprt]` table of a config)."""
+    """The test's hypotheses, error rates, cap and counting (the `[sprt]` table)."""
 
     elo0: float = 0.0
     elo1: float = 50.0
     alpha: float = 0.05
     beta: float = 0.05
     max_games: int = 400
+    counting: str = "deal"
 
     @classmethod
     def from_mapping(cls, spec: Mapping[str, Any]) -> SprtSettings:
         """From a config's `[sprt]` table as plain data (keys a and b are ignored)."""
-        return cls(**{key: spec[key] for key in
-                      ("elo0", "elo1", "alpha", "beta", "max_games") if key in spec})
+        return cls(**{key: spec[key] for key in ("elo0", "elo1", "alpha", "beta",
+                                                  "max_games", "counting") if key in spec})
 
 
 @dataclass(frozen=True)
@@ -68,12 +104,22 @@ class SprtVerdict:
     status: Status
     """H0 or H1 (decided), max_games (cap reached undecided) or running (neither yet)."""
     games: int
-    """Games the verdict reads: indices 0 .. games - 1 (up to the stop)."""
+    """Games the verdict reads: indices 0 .. games - 1 (up to the stop), whole units."""
     wins: int
     draws: int
     losses: int
+    """A ahead of, tied with, behind a B seat: every B seat of the games read (deal
+    counting) or the one designated B seat per game (pair counting)."""
     test: SprtResult
     """The log-likelihood ratio and bounds after those games."""
+    counting: str = "deal"
+    units: int = 0
+    """Results the test counted: deals with a scored game (deal counting), games with an
+    A–B result (pair counting)."""
+    score: float = 0.5
+    """A's mean score per unit."""
+    stderr: float = math.inf
+    """Its standard error, from the spread of the units' scores."""
 
     @property
     def stopped(self) -> bool:
@@ -81,9 +127,36 @@ class SprtVerdict:
         return self.status != "running"
 
 
+# ---------------------------------------------------------------------------------------
+# Scoring a game
+# ---------------------------------------------------------------------------------------
+def deal_games(seating: Sequence[str], a: str, b: str) -> int:
+    """Games of one deal in the SPRT schedule (`arena.schedule.sprt_deal`), from the
+    seating of any of its games: every rotation of (A, B, fillers…) and of (B, A,
+    fillers…), 2 × seats games; when every other seat is B (and with 2 seats) the
+    mirrored rotations are the same seatings, so `seats` games."""
+    seats = len(seating)
+    return seats if all(name in (a, b) for name in seating) else 2 * seats
+
+
+def game_score(game: GameOutcome, a: str, b: str) -> tuple[Fraction, int, int, int] | None:
+    """A's mean score against every B seat of a game (ahead 1, tied 0.5, behind 0), with
+    how many B seats A was ahead of, tied with and behind; None for a void game, or when
+    A or B is not seated."""
+    if game.void is not None or a == b or a not in game.seating or b not in game.seating:
+        return None
+    place = game.places()
+    mine = place[game.seating.index(a)]
+    theirs = [place[seat] for seat, name in enumerate(game.seating) if name == b]
+    ahead = sum(mine < other for other in theirs)
+    tied = sum(mine == other for other in theirs)
+    return (Fraction(2 * ahead + tied, 2 * len(theirs)), ahead, tied,
+            len(theirs) - ahead - tied)
+
+
 def designated_b_seat(seating: Sequence[str], a: str, b: str) -> int | None:
-    """The seat of B that A is scored against: the first one after A's seat, going round
-    the table; None when A or B is not seated."""
+    """Pair counting: the seat of B that A is scored against, the first one after A's
+    seat going round the table; None when A or B is not seated."""
     if a == b or a not in seating:
         return None
     start = seating.index(a)
@@ -95,8 +168,8 @@ def designated_b_seat(seating: Sequence[str], a: str, b: str) -> int | None:
 
 
 def ab_score(game: GameOutcome, a: str, b: str) -> float | None:
-    """A's score against its designated B seat (ahead 1, tied 0.5, behind 0), or None
-    (no A-B result: a void game, or A or B not seated)."""
+    """Pair counting: A's score against its designated B seat (ahead 1, tied 0.5, behind
+    0), or None (no A-B result: a void game, or A or B not seated)."""
     b_seat = designated_b_seat(game.seating, a, b)
     if b_seat is None or game.void is not None:
         return None
@@ -114,8 +187,215 @@ def finished_prefix(outcomes: Iterable[GameOutcome]) -> list[GameOutcome]:
     return prefix
 
 
+# ---------------------------------------------------------------------------------------
+# The generalised log-likelihood ratio over unit scores
+# ---------------------------------------------------------------------------------------
+def virtual_deals(s0: float, s1: float, games: int, b_seats: int = 1,
+                  prior: float | None = None) -> list[tuple[float, float]]:
+    """The virtual deals (score, weight): `prior` (PRIOR_DEALS) deals, half at m - r and
+    half at m + r, m = (s0 + s1)/2, within [0, 1]. r is PRIOR_SPREAD standard deviations
+    of the score of a deal of `games` independent games with `b_seats` B seats each, A's
+    place among them uniform (bots of equal strength): m(1 - m)·4·(k + 2)/(12k) per game
+    (m(1 - m) for one B seat, a third less for many), or s1 - s0 if wider, so that the
+    virtual deals always lie below s0 and above s1."""
+    prior = PRIOR_DEALS if prior is None else prior
+    middle = (s0 + s1) / 2
+    k, n = max(1, b_seats), max(1, games)
+    deviation = math.sqrt(middle * (1 - middle) * (k + 2) / (3 * k) / n)
+    spread = max(PRIOR_SPREAD * deviation, s1 - s0)
+    return [(max(0.0, middle - spread), prior / 2), (min(1.0, middle + spread), prior / 2)]
+
+
+def deal_llr(counts: Mapping[Fraction, int], s0: float, s1: float, games: int,
+             b_seats: int = 1, prior: float | None = None) -> float:
+    """The generalised log-likelihood ratio of mean s1 against mean s0 for units of
+    `games` games with `b_seats` B seats each, whose scores (in [0, 1]) were seen
+    `counts[x]` times.
+
+    For each hypothesis, the distribution over the seen scores and the virtual ones
+    (`virtual_deals`) that is most likely under the constraint of mean s: p(x) ∝
+    n(x)/(1 + λ(x − s)), λ the root of Σ n(x)(x − s)/(1 + λ(x − s)) = 0 (fishtest's
+    `MLE_expected`); the ratio is Σ n(x) log(p1(x)/p0(x)), 0 without units. The virtual
+    deals, below s0 and above s1, also keep both means within reach, so that equal scores
+    give a finite ratio, and a small one (for deals of 5 games with 4 B seats, elo0 0 and
+    elo1 50, each equal score moves it by less than 0.5, and 7 equal deals do not decide).
+    """
+    if not any(counts.values()):
+        return 0.0
+    points = [(float(x), float(n)) for x, n in counts.items() if n]
+    points += virtual_deals(s0, s1, games, b_seats, prior)
+    lam0, lam1 = _lagrange(points, s0), _lagrange(points, s1)
+    return math.fsum(n * (math.log1p(lam0 * (x - s0)) - math.log1p(lam1 * (x - s1)))
+                     for x, n in points)
+
+
+def _lagrange(points: Sequence[tuple[float, float]], s: float) -> float:
+    """The root λ of Σ n(x - s)/(1 + λ(x - s)) over `points` (x, n), n > 0, whose scores
+    straddle s: strictly decreasing in λ on the interval keeping every 1 + λ(x - s) > 0;
+    Newton's steps, bisection when one would leave the bracket."""
+    gaps = [(x - s, n) for x, n in points]
+    low = -1 / max(gap for gap, _ in gaps)
+    high = -1 / min(gap for gap, _ in gaps)
+    lam = 0.0
+    for _ in range(200):
+        value = slope = 0.0
+        for gap, n in gaps:
+            term = gap / (1 + lam * gap)
+            value += n * term
+            slope -= n * term * term
+        if value == 0:
+            return lam
+        if value > 0:
+            low = lam
+        else:
+            high = lam
+        step = lam - value / slope
+        if not low < step < high:
+            step = (low + high) / 2
+        if abs(step - lam) <= 1e-15 * max(1.0, abs(lam)) or step in (low, high):
+            return step
+        lam = step
+    return lam
+
+
+# ---------------------------------------------------------------------------------------
+# The test, read incrementally
+# ---------------------------------------------------------------------------------------
+class SprtTest:
+    """The sequential test over finished games, read in schedule order as they come.
+
+    `add` a finished game in any order (it is read once every game before it, and of its
+    unit, has finished); `follow` a growing list of them; `verdict` is where the test
+    stands. `deal_games`: games per unit (default: from the first game's seating,
+    `deal_games`; pair counting: 1).
+    """
+
+    def __init__(self, a: str, b: str, settings: SprtSettings,
+                 deal_games: int | None = None) -> None:
+        if settings.counting not in COUNTINGS:
+            raise ValueError(f"counting must be one of {', '.join(COUNTINGS)}")
+        self.a, self.b, self.settings = a, b, settings
+        self._bounds = _sprt(0, 0, 0, settings)  # validates the settings too
+        self.unit = 1 if settings.counting == "pair" else deal_games
+        self._b_seats = 1  # B seats per game, from the first game read
+        self._start()
+
+    def _start(self) -> None:
+        self._followed: list[GameOutcome] | None = None
+        self._seen = 0
+        self._pending: dict[int, GameOutcome] = {}
+        self._next = 0  # the first game not read
+        self._scores: Counter[Fraction] = Counter()  # unit score -> units
+        self._units = 0
+        self._total = self._squares = 0.0  # sums of the units' scores and their squares
+        self._ahead = self._tied = self._behind = 0
+        self._test = self._bounds
+        self._verdict: SprtVerdict | None = None
+
+    @property
+    def limit(self) -> int:
+        """Games the test may read: `max_games` rounded down to whole units."""
+        unit = self.unit or 1
+        return self.settings.max_games // unit * unit
+
+    def add(self, game: GameOutcome) -> None:
+        """A finished game; read with every unit it completes."""
+        if self.unit is None:
+            self.unit = deal_games(game.seating, self.a, self.b)
+        if self._test.decision is not None or not self._next <= game.index < self.limit:
+            return
+        self._pending[game.index] = game
+        unit = self.unit
+        while (self._test.decision is None and self._next + unit <= self.limit
+               and all(self._next + k in self._pending for k in range(unit))):
+            self._read([self._pending.pop(self._next + k) for k in range(unit)])
+            self._next += unit
+            self._verdict = None
+        if self._test.decision is not None:
+            self._pending.clear()
+
+    def add_all(self, games: Iterable[GameOutcome]) -> SprtTest:
+        for game in games:
+            self.add(game)
+        return self
+
+    def follow(self, games: list[GameOutcome]) -> SprtTest:
+        """Read what was appended to `games` since the last call; another list (or a
+        shorter one) starts the test over."""
+        if games is not self._followed or len(games) < self._seen:
+            self._start()
+            self._followed = games
+        for game in games[self._seen:]:
+            self.add(game)
+        self._seen = len(games)
+        return self
+
+    @property
+    def verdict(self) -> SprtVerdict:
+        if self._verdict is None:
+            self._verdict = self._make_verdict()
+        return self._verdict
+
+    def _make_verdict(self) -> SprtVerdict:
+        status: Status
+        if self._test.decision is not None:
+            status = self._test.decision
+        elif self.unit is not None and self._next + self.unit > self.limit:
+            status = "max_games"
+        else:
+            status = "running"
+        n = self._units
+        if self.settings.counting == "pair":
+            score, stderr = score_with_stderr(self._ahead, self._tied, self._behind)
+        else:
+            score = self._total / n if n else 0.5
+            variance = (self._squares - n * score * score) / (n - 1) if n > 1 else math.inf
+            stderr = math.sqrt(max(variance, 0.0) / n) if n > 1 else math.inf
+        return SprtVerdict(status, self._next, self._ahead, self._tied, self._behind,
+                           self._test, self.settings.counting, n, score, stderr)
+
+    def _read(self, unit: list[GameOutcome]) -> None:
+        if self.settings.counting == "pair":
+            result = ab_score(unit[0], self.a, self.b)
+            if result is None:
+                return
+            self._count(1 if result == 1 else 0, 1 if result == 0.5 else 0,
+                        1 if result == 0 else 0)
+            self._units += 1
+            self._test = _sprt(self._ahead, self._tied, self._behind, self.settings)
+            return
+        self._b_seats = max(1, unit[0].seating.count(self.b))
+        scored = [s for s in (game_score(game, self.a, self.b) for game in unit) if s]
+        if not scored:
+            return
+        for _, ahead, tied, behind in scored:
+            self._count(ahead, tied, behind)
+        score = sum((s[0] for s in scored), Fraction(0)) / len(scored)
+        self._scores[score] += 1
+        self._units += 1
+        self._total += float(score)
+        self._squares += float(score) ** 2
+        s0, s1 = score_from_elo(self.settings.elo0), score_from_elo(self.settings.elo1)
+        llr = deal_llr(self._scores, s0, s1, self.unit or 1, self._b_seats)
+        bounds = self._bounds
+        decision: Literal["H0", "H1"] | None = (
+            "H1" if llr >= bounds.upper else "H0" if llr <= bounds.lower else None)
+        self._test = SprtResult(llr, bounds.lower, bounds.upper, decision)
+
+    def _count(self, ahead: int, tied: int, behind: int) -> None:
+        self._ahead += ahead
+        self._tied += tied
+        self._behind += behind
+
+
+def sprt_verdict(outcomes: Iterable[GameOutcome], a: str, b: str, settings: SprtSettings,
+                 deal_games: int | None = None) -> SprtVerdict:
+    """The verdict over the finished games of a tournament (see the module)."""
+    return SprtTest(a, b, settings, deal_games).add_all(outcomes).verdict
+
+
 def sequential_test(scores: Iterable[float | None], settings: SprtSettings) -> SprtVerdict:
-    """Run the test over per-game scores in index order (None: no A–B result), stopping
+    """Pair counting over per-game scores in index order (None: no A–B result), stopping
     at the first crossing of a bound or at `settings.max_games` games; fewer scores and
     no crossing: "running"."""
     wins = draws = losses = games = 0
@@ -129,16 +409,16 @@ def sequential_test(scores: Iterable[float | None], settings: SprtSettings) -> S
         wins, draws, losses = wins + (score == 1), draws + (score == 0.5), losses + (score == 0)
         test = _sprt(wins, draws, losses, settings)
         if test.decision is not None:
-            return SprtVerdict(test.decision, games, wins, draws, losses, test)
+            return _pair_verdict(test.decision, games, wins, draws, losses, test)
     status: Status = "max_games" if games >= settings.max_games else "running"
-    return SprtVerdict(status, games, wins, draws, losses, test)
+    return _pair_verdict(status, games, wins, draws, losses, test)
 
 
-def sprt_verdict(outcomes: Iterable[GameOutcome], a: str, b: str,
-                 settings: SprtSettings) -> SprtVerdict:
-    """The verdict over the finished prefix of a tournament's games (see the module)."""
-    prefix = finished_prefix(outcomes)
-    return sequential_test((ab_score(game, a, b) for game in prefix), settings)
+def _pair_verdict(status: Status, games: int, wins: int, draws: int, losses: int,
+                  test: SprtResult) -> SprtVerdict:
+    score, stderr = score_with_stderr(wins, draws, losses)
+    return SprtVerdict(status, games, wins, draws, losses, test, "pair",
+                       wins + draws + losses, score, stderr)
 
 
 def _sprt(wins: int, draws: int, losses: int, settings: SprtSettings) -> SprtResult:
@@ -156,8 +436,8 @@ def _cached_sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
 # How often the cap is reached undecided
 # ---------------------------------------------------------------------------------------
 def undecided_share(settings: SprtSettings, true_elo: float) -> float:
-    """Probability that the test reaches `max_games` undecided when A is `true_elo`
-    stronger than B, for results without draws (a finishing order has no ties).
+    """Pair counting: probability that the test reaches `max_games` undecided when A is
+    `true_elo` stronger than B, for results without draws (a finishing order has no ties).
 
     By dynamic programming over the number of wins after each game: the mass still
     undecided moves one game on, and what crosses a bound leaves. Without draws the
@@ -184,15 +464,61 @@ def undecided_share(settings: SprtSettings, true_elo: float) -> float:
     return math.fsum(alive)
 
 
-def undecided_note(settings: SprtSettings) -> str:
-    """One sentence: how often runs end undecided at this cap (see undecided_share)."""
+def undecided_share_deals(settings: SprtSettings, true_elo: float, variance: float,
+                          units: int) -> float:
+    """Deal counting: probability that the test is still undecided after `units` units
+    whose scores have variance `variance`, when A is `true_elo` stronger than B.
+
+    The Brownian approximation of the generalised ratio (fishtest's `LLR_alt2`): per unit
+    it moves by (s1 - s0)(s - (s0 + s1)/2)/σ² on average, with variance (s1 - s0)²/σ²;
+    the chance that such a Brownian motion started at 0 stays between the bounds up to
+    time `units`, summed over the eigenfunctions of the interval. Simulated tests end
+    undecided a little more often (the virtual deal slows the first deals: at the
+    defaults 2.6% against 2.0% with 5 seats, 19% against 17.5% with 2;
+    docs/arena-ratings.md)."""
+    s0, s1 = score_from_elo(settings.elo0), score_from_elo(settings.elo1)
+    s = score_from_elo(true_elo)
+    if variance <= 0:
+        return 0.0
+    drift = (s1 - s0) * (s - (s0 + s1) / 2) / variance
+    spread = (s1 - s0) ** 2 / variance
+    bounds = _sprt(0, 0, 0, settings)
+    width, start = bounds.upper - bounds.lower, -bounds.lower
+    c = drift / spread
+    total = 0.0
+    for n in range(1, 400):
+        k = n * math.pi / width
+        decay = math.exp(-(k * k * spread / 2) * units)
+        term = (math.sin(k * start) * decay * k * (1 - (-1) ** n * math.exp(c * width))
+                / (c * c + k * k))
+        total += term
+        if decay < 1e-18:
+            break
+    share = (2 / width) * math.exp(-c * start - drift * drift / (2 * spread) * units) * total
+    return min(1.0, max(0.0, share))
+
+
+def undecided_note(settings: SprtSettings, variance: float | None = None,
+                   unit: int = 1) -> str:
+    """One sentence: how often runs end undecided at this cap (`undecided_share` for pair
+    counting; `undecided_share_deals` with the units' `variance` seen, of `unit` games
+    each, for deal counting)."""
     middle = (settings.elo0 + settings.elo1) / 2
-    share = {elo: undecided_share(settings, elo) for elo in (settings.elo0, middle,
-                                                             settings.elo1)}
+    elos = (settings.elo0, middle, settings.elo1)
+    if settings.counting == "pair":
+        share = {elo: undecided_share(settings, elo) for elo in elos}
+        how = ""
+    elif variance:
+        units = settings.max_games // unit
+        share = {elo: undecided_share_deals(settings, elo, variance, units) for elo in elos}
+        how = (f"; Brownian approximation, with the variance of the deals' scores seen, "
+               f"{variance:.4f}")
+    else:
+        return "the deals read are too few, or too alike, to tell how often runs end undecided"
     return (f"with these settings {100 * share[middle]:.0f}% of runs end undecided at "
             f"{settings.max_games} games when the true difference is {middle:g} Elo "
             f"({100 * share[settings.elo0]:.0f}% at elo0, {100 * share[settings.elo1]:.0f}% "
-            f"at elo1)")
+            f"at elo1{how})")
 
 
 # ---------------------------------------------------------------------------------------
@@ -203,18 +529,30 @@ def verdict_text(outcomes: Sequence[GameOutcome], spec: Mapping[str, Any]) -> st
     on. `spec` is the config's `[sprt]` table as plain data (a, b, elo0, …)."""
     a, b = spec["a"], spec["b"]
     settings = SprtSettings.from_mapping(spec)
-    verdict = sprt_verdict(outcomes, a, b, settings)
+    tester = SprtTest(a, b, settings).add_all(outcomes)
+    verdict = tester.verdict
     test = verdict.test
-    lines = [f"{a} vs {b}: {verdict.wins} wins, {verdict.draws} draws, {verdict.losses} "
-             f"losses (one result per game: {a} against the first {b} seat after it; "
-             f"games 0-{verdict.games - 1})" if verdict.games else f"{a} vs {b}: no games",
-             f"LLR {test.llr:.2f} (bounds {test.lower:.2f}, {test.upper:.2f}; "
-             f"alpha {settings.alpha}, beta {settings.beta}): "
-             f"{_status_text(verdict, a, b, settings)}"]
-    if 0 < verdict.wins + verdict.draws / 2 < verdict.wins + verdict.draws + verdict.losses:
-        score, stderr = score_with_stderr(verdict.wins, verdict.draws, verdict.losses)
-        lines.append(f"Elo difference {elo_from_score(score):+.0f} "
-                     f"± {elo_margin(score, stderr):.0f} (95%)")
+    if not verdict.games:
+        lines = [f"{a} vs {b}: no games read yet"]
+    elif verdict.counting == "pair":
+        lines = [f"{a} vs {b}: {verdict.wins} wins, {verdict.draws} draws, {verdict.losses} "
+                 f"losses (one result per game: {a} against the first {b} seat after it; "
+                 f"games 0-{verdict.games - 1})"]
+    else:
+        unit = tester.unit or 1
+        lines = [f"{a} vs {b}: {verdict.games // unit} deals of {unit} games read (games "
+                 f"0-{verdict.games - 1}), one result per deal: {a}'s mean score against "
+                 f"every {b} seat of its games",
+                 f"{a} ahead of a {b} seat {verdict.wins} times, tied {verdict.draws}, "
+                 f"behind {verdict.losses}; mean score per deal {verdict.score:.3f}"]
+    variance = verdict.stderr ** 2 * verdict.units if math.isfinite(verdict.stderr) else None
+    lines.append(f"LLR {test.llr:.2f} (bounds {test.lower:.2f}, {test.upper:.2f}; "
+                 f"alpha {settings.alpha}, beta {settings.beta}): "
+                 f"{_status_text(verdict, a, b, settings, variance, tester.unit or 1)}")
+    if 0 < verdict.score < 1 and math.isfinite(verdict.stderr) and verdict.stderr > 0:
+        spread = "" if verdict.counting == "pair" else ", from the spread of the deals"
+        lines.append(f"Elo difference {elo_from_score(verdict.score):+.0f} "
+                     f"± {elo_margin(verdict.score, verdict.stderr):.0f} (95%{spread})")
     void = sum(1 for game in finished_prefix(outcomes)[:verdict.games] if game.void)
     if void:
         lines.append(f"{void} void game(s) among them gave no result (docs/arena.md)")
@@ -225,13 +563,14 @@ def verdict_text(outcomes: Sequence[GameOutcome], spec: Mapping[str, Any]) -> st
     return "\n".join(lines)
 
 
-def _status_text(verdict: SprtVerdict, a: str, b: str, settings: SprtSettings) -> str:
+def _status_text(verdict: SprtVerdict, a: str, b: str, settings: SprtSettings,
+                 variance: float | None, unit: int) -> str:
     if verdict.status == "H1":
         return f"H1 accepted: {a} is stronger than {b} (elo1 = {settings.elo1:g})"
     if verdict.status == "H0":
         return (f"H0 accepted: {a} is not stronger than {b} by elo1 "
                 f"(elo0 = {settings.elo0:g})")
     if verdict.status == "max_games":
-        return f"max_games reached: no decision ({undecided_note(settings)})"
+        return f"max_games reached: no decision ({undecided_note(settings, variance, unit)})"
     return (f"running: {verdict.games} of at most {settings.max_games} games read, "
             f"no bound crossed yet (run again to resume)")

@@ -284,8 +284,8 @@ def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any]
 
 
 def sprt_text(outcomes: list[GameOutcome], spec: dict[str, Any]) -> str:
-    """The SPRT's verdict on "is A stronger than B", as `arena.sprt` takes it: one A-B
-    result per game, the verdict the stop was taken on."""
+    """The SPRT's verdict on "is A stronger than B", as `arena.sprt` takes it: one result
+    per deal (or per game: counting = "pair"), the verdict the stop was taken on."""
     from arena.sprt import verdict_text
 
     return verdict_text(outcomes, spec)

@@ -176,8 +176,12 @@ class EmbeddedRedis:
                 "--daemonize", "no", "--logfile", "redis.log", *self.extra_args]
         self._log_start = self._log_size()
         # umask 077: the files it creates (append-only file, log) are its owner's only
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        umask=0o077, preexec_fn=_die_with_parent)
+        setpriv = shutil.which("setpriv")  # the death signal set without Python in the
+        # forked child (a preexec_fn may crash a child forked while gRPC threads run)
+        self.process = subprocess.Popen(
+            [setpriv, "--pdeathsig", "TERM", "--", *args] if setpriv else args,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, umask=0o077,
+            preexec_fn=None if setpriv else _die_with_parent)
         self._wait_ready(timeout)
         return self
 

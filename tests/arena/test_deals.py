@@ -210,10 +210,12 @@ def test_records_wait_for_every_game_of_their_deal_even_across_a_resume(
 
 
 def test_a_capped_sprt_publishes_its_last_unfinished_pair(tmp_path: Path) -> None:
-    """An SPRT capped at 5 games of 2 seats leaves its third pair unfinished: it is
+    """An SPRT capped at 5 games of 2 seats, read game by game (counting = "pair"; the
+    deal counting caps in whole deals), leaves its third pair unfinished: it is
     published once the tournament is over."""
     path = tournament_file(tmp_path, 'format = "sprt"\n[sprt]\na = "random"\nb = "greedy"\n'
-                                     "max_games = 5", bots=("random_bot", "greedy_bot"))
+                                     'max_games = 5\ncounting = "pair"',
+                           bots=("random_bot", "greedy_bot"))
     config = TournamentConfig.load(path)
     outcomes = RecordingTournament(config, "", config.output).run()
     assert len(outcomes) == 5

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.plot import plot_ratings
-from arena.ratings import GameOutcome, elo_history, fit_plackett_luce
+from arena.ratings import GameOutcome, elo_history, fit_bradley_terry
 from arena.report import (
     GAMES_CSV_HEADER,
     LEADERBOARD_HEADERS,
@@ -51,11 +51,11 @@ def test_leaderboard_counts_games_shared_wins_ranks_and_forfeits() -> None:
     assert slow.wins == 1 and slow.mean_rank == 2.5                        # 3, 3, 3, 1
 
 
-def test_leaderboard_is_sorted_by_the_plackett_luce_headline() -> None:
+def test_leaderboard_is_sorted_by_the_pairwise_headline() -> None:
     outcomes = tournament(seed=4, games=400, seats=4)
     rows = leaderboard(outcomes)
     assert [row.name for row in rows] == ["best", "good", "mid", "weak"]
-    fitted = fit_plackett_luce(outcomes).ratings
+    fitted = fit_bradley_terry(outcomes).ratings
     assert all(row.rating == fitted[row.name].elo and row.margin == fitted[row.name].margin
                for row in rows)
     assert all(row.margin > 0 for row in rows)
@@ -150,8 +150,9 @@ def test_to_json_is_serialisable_and_complete() -> None:
     assert [GameOutcome.from_json(g) for g in data["games"]] == outcomes
     assert [r["name"] for r in data["ratings"]] == data["crosstable"]["names"]
     assert data["ratings"][0].keys() >= {"rating", "margin", "seq_elo", "forfeits", "wins"}
-    assert len(data["seats"]) == 3 and data["rating"]["model"] == "plackett-luce"
-    assert data["pairwise_bradley_terry"].keys() == {"greedy", "random", "slow"}
+    assert len(data["seats"]) == 3 and data["rating"]["model"] == "bradley-terry (pairwise)"
+    assert data["rating"]["deals"] == 4
+    assert data["plackett_luce"].keys() == {"greedy", "random", "slow"}
 
 
 def test_games_csv_round_trips() -> None:

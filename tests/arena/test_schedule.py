@@ -111,3 +111,41 @@ def test_sprt_games_seat_both_bots_and_alternate_positions() -> None:
     assert games[0].deal == games[1].deal != games[2].deal
     four = list(islice(sprt_games("a", "b", BOTS, seats=4, seed=9), 8))
     assert all({"a", "b"} <= set(g.seating) for g in four)
+    assert [g.seating for g in four[:5]] == [("a", "b", "c", "d"), ("b", "c", "d", "a"),
+                                             ("c", "d", "a", "b"), ("d", "a", "b", "c"),
+                                             ("b", "a", "c", "d")]
+
+
+def mirror(seating: tuple[str, ...]) -> tuple[str, ...]:
+    """A and the B seat right after it swapped."""
+    i = seating.index("a")
+    j = (i + 1) % len(seating)
+    if seating[j] != "b":
+        j = seating.index("b")
+    swapped = list(seating)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    return tuple(swapped)
+
+
+@pytest.mark.parametrize("field", [["a", "b"], ["a", "b", "c"], BOTS])
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_every_sprt_game_has_its_mirror_under_the_same_deal(field: list[str],
+                                                             seats: int) -> None:
+    """Each deal seats every rotation of (A, B, fillers…) and of (B, A, fillers…): A in
+    every seat position equally often, B right after A as often as right before it, and
+    every game's mirror (A and B swapped) dealt the same cards."""
+    games = list(islice(sprt_games("a", "b", field, seats, seed=5), 200))
+    by_deal: dict[str, list[tuple[str, ...]]] = {}
+    for g in games:
+        by_deal.setdefault(g.deal, []).append(g.seating)
+    deals = list(by_deal.values())[:-1]  # the last may be cut by islice
+    for seatings in deals:
+        assert len(set(seatings)) == len(seatings), "no seating twice"
+        assert all(mirror(s) in seatings for s in seatings)
+        assert Counter(s.index("a") for s in seatings) == {
+            seat: len(seatings) // seats for seat in range(seats)}
+        after = sum(s[(s.index("a") + 1) % seats] == "b" for s in seatings)
+        before = sum(s[s.index("a") - 1] == "b" for s in seatings)
+        assert after == before
+    expected = seats if field == ["a", "b"] or seats == 2 else 2 * seats
+    assert {len(seatings) for seatings in deals} == {expected}

@@ -34,7 +34,8 @@ from service.server import BackgroundServer
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "badbots" / "slowstart"
-SLOW, SLOWER = FIXTURE / "bot.toml", FIXTURE / "slower.toml"  # 3 s and 15 s to start (a loaded host starts a bot in up to ~4 s)
+# 3 s and 15 s to start (a loaded host starts a bot in up to ~4 s)
+SLOW, SLOWER = FIXTURE / "bot.toml", FIXTURE / "slower.toml"
 
 
 def config(folder: Path, bots: list[Path], head: str, time: str) -> TournamentConfig:
