@@ -79,8 +79,9 @@ def run_arena(args: argparse.Namespace) -> int:
     message, never a traceback."""
     try:
         config = TournamentConfig.load(args.config)
-    except ConfigError as error:
-        args.parser.error(str(error))
+    except ConfigError as error:  # one message: the usage block would only hide it
+        print(f"curia arena run: {error}", file=sys.stderr)
+        return 2
     if args.concurrency:
         config = _replace(config, concurrency=args.concurrency)
     output = Path(args.output).resolve() if args.output else config.output

@@ -292,3 +292,30 @@ def test_a_forfeited_seat_prints_last_and_marked() -> None:
     assert re.match(r"^  2= yellow +decurions .*  \(forfeited\)$", lines[3])
     assert lines[-1] == f"game length: {state.turn_number()} turns, 9 decisions"
     assert result_lines(None) == ["the game did not finish"]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_curia_replay_reads_what_curia_play_json_prints(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, game: str) -> None:
+    """A game played in this process replays as a page whose last frame is its end: the
+    record `curia play --json` prints has no seats per decision, they are found again."""
+    from tests.web.test_site import frames_of
+
+    _, printed, _ = run(capsys, "play", "--game", game, "--seed", "5", "--json")
+    record = json.loads(printed)
+    path = tmp_path / "local.json"
+    path.write_text(printed)
+    code, out, err = run(capsys, "replay", str(path), "-o", str(tmp_path / "r.html"))
+    assert code == 0, err
+    frames = frames_of(tmp_path / "r.html")
+    assert [f["version"] for f in frames] == list(range(len(record["decisions"]) + 1))
+    assert frames[-1]["result"], "the last frame carries the result"
+
+
+def test_a_record_that_is_none_is_refused_in_one_complete_sentence(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"record": {"result": 5}}')
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2
+    assert "not a game record" in err and err.rstrip().endswith("NNNNN.json files")

@@ -48,8 +48,9 @@ def load_record(path: Path) -> LoadedRecord:
     try:
         record = ParseDict(body, pb.GameRecord(), ignore_unknown_fields=True)
     except ParseError as error:
-        raise ValueError(f"{path}: not a GetGameRecord record ({error}); `curia play "
-                         f"--service --json` and the arena's games/ files are") from error
+        raise ValueError(f"{path}: not a game record ({error}); records are what `curia "
+                         f"play --json` or `curia play --service --json` prints, or the "
+                         f"arena's runs/NAME/games/NNNNN.json files") from error
     if not record.game or record.game not in GAMES:
         raise ValueError(f"{path}: not a record of a known game ({record.game or 'no game'})")
     schedule = data.get("schedule") or {}

@@ -59,6 +59,15 @@ def test_the_preflight_refuses_a_bot_it_cannot_run(tmp_path: Path, lines: str,
         not list((tmp_path / "out" / "logs").iterdir())
 
 
+def test_a_config_error_is_one_message_without_the_usage_block(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('[tournament]\nname = "t"\ngame = "municipium"\nrouns = 2\n')
+    done = arena_run(path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("curia arena run: ") and "did you mean 'rounds'" in done.stderr
+    assert "usage:" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
 def test_resume_says_how_far_it_is_and_a_complete_run_plays_nothing(tmp_path: Path,
                                                                      server: str) -> None:
     manifests = [BOTS / "random_bot" / "bot.toml",
