@@ -98,6 +98,7 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
     the service and play them; then the report."""
     if args.fresh and output.exists():
         shutil.rmtree(output)
+    first_run = not output.exists()  # a refused first run leaves nothing behind
     output.mkdir(parents=True, exist_ok=True)
     print(f"tournament {config.name}: {config.game} {config.variant}, {config.seats} seats, "
           f"{config.format}, seed {config.seed}, bots "
@@ -112,7 +113,12 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
     print(deal_key_line(tournament), file=out)
     print(status.line(), file=out, flush=True)
     if status.left:
-        check_bots(config.bots, out)
+        try:
+            check_bots(config.bots, out)
+        except ConfigError:
+            if first_run:
+                shutil.rmtree(output, ignore_errors=True)
+            raise
         with service_endpoint(args.server, 0, str(output / REDIS_FOLDER), out) as server, \
                 site_server(output, args.http_port, args.http_bind, out):
             site.update(tournament.results.load(), status.total)
