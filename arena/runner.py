@@ -49,6 +49,8 @@ from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 FINISHED = pb.GAME_STATUS_FINISHED
 WAITING = pb.GAME_STATUS_WAITING_FOR_SEATS
 POLL_SECONDS = 0.05
+#: What a game in flight when the tournament stopped says in its bots' logs and the store.
+STOPPED_NOTE = "the tournament was stopped: this game is discarded, played again on resume"
 #: The pause between two looks at a game starting while the service is away.
 AWAY_PAUSE_SECONDS = 0.5
 #: Service games the arena starts at most for one scheduled game: an attempt that is void
@@ -60,6 +62,11 @@ VOID_ATTEMPTS = 3
 RETRY_SECONDS = 60.0
 #: The arena's calls: transient failures retried (`service.retry`) for RETRY_SECONDS.
 ARENA_RETRIES = RetryPolicy(codes=TRANSIENT, retries=None, seconds=RETRY_SECONDS)
+
+
+class Stopped(Exception):
+    """The tournament was stopped (Ctrl-C, SIGTERM) while this game was in flight: it is
+    discarded and played again on resume."""
 
 
 class BotStartError(ConfigError):
@@ -90,7 +97,7 @@ def launch_arguments(launch: Mapping[str, str]) -> list[str]:
             "--seat", launch["CURIA_SEAT"]]
 
 
-@dataclass
+@dataclass(eq=False)  # one per process: kept in sets by identity
 class BotProcess:
     """One bot playing one seat of one game, as a process group of its own: in its
     sandbox when given a `Layout` (arena.sandbox), which sets its limits inside;
@@ -158,6 +165,12 @@ class BotProcess:
         with contextlib.suppress(OSError, ValueError):
             self.log.write(f"arena: {text}\n".encode())
             self.log.flush()
+
+    def terminate(self) -> None:
+        """SIGTERM to its process group (`stop` finishes the job)."""
+        with contextlib.suppress(ProcessLookupError):
+            if self.process.poll() is None:
+                os.killpg(self.process.pid, signal.SIGTERM)
 
     def stop(self, grace: float = 2.0) -> None:
         """SIGTERM to its process group, then SIGKILL after `grace` seconds."""
@@ -314,6 +327,9 @@ class Tournament:
         self._outcomes: list[GameOutcome] = []
         self._done: set[int] = set()  # the indices of _outcomes
         self._stop = threading.Event()
+        self._live: set[BotProcess] = set()  # the bots of the games in flight
+        self._running: set[Future[GameOutcome]] = set()  # the games in flight
+        self.discarded = 0  # games in flight when the tournament was stopped
         self.key_path = deal_key or output / KEY_FILE
         self.key_created = False
         self._deals: Deals | None = None
@@ -431,6 +447,18 @@ class Tournament:
         self._done = {o.index for o in self._outcomes}
 
     # -- running ----------------------------------------------------------------------
+    def interrupt(self) -> int:
+        """Stop: start no more games and end those in flight now, their bots sent SIGTERM
+        (their results are discarded: `run` returns once they are). The games in flight."""
+        self._stop.set()
+        for bot in list(self._live):
+            bot.terminate()
+        return sum(not future.done() for future in list(self._running))
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
     def run(self) -> list[GameOutcome]:
         """Play every game not yet in results.jsonl; return all outcomes, by index."""
         (self.output / "games").mkdir(parents=True, exist_ok=True)
@@ -440,22 +468,26 @@ class Tournament:
         self._publish_ready(over=False)
         pending = (g for g in self._games() if g.index not in self._done)
         with self._service_door(), ThreadPoolExecutor(self.config.concurrency) as pool:
-            running: set[Future[GameOutcome]] = set()
             for game in pending:
-                while len(running) >= self.config.concurrency:
-                    running = self._collect(running)
+                while len(self._running) >= self.config.concurrency:
+                    self._running = self._collect(self._running)
                 if self._stop.is_set() or (self.config.format == "sprt"
                                            and self._sprt_decided()):
                     break
-                running.add(pool.submit(self.play, game))
-            while running:
-                running = self._collect(running)
+                self._running.add(pool.submit(self.play, game))
+            while self._running:
+                self._running = self._collect(self._running)
+        if self.stopped:
+            return sorted(self._outcomes, key=lambda o: o.index)
         self._publish_ready(over=not any(g.index not in self._done for g in self._games()))
         return sorted(self._outcomes, key=lambda o: o.index)
 
     def _collect(self, running: set[Future[GameOutcome]]) -> set[Future[GameOutcome]]:
         finished, still = wait(running, return_when=FIRST_COMPLETED)
         for future in finished:
+            if isinstance(future.exception(), Stopped):
+                self.discarded += 1
+                continue
             outcome = future.result()
             withhold_row(self.output, outcome.index)  # a void game's: it has no record
             self.results.append(outcome)
@@ -555,17 +587,20 @@ class Tournament:
             tokens = {cred.seat: cred.token for cred in created.seats}
             bots: dict[int, BotProcess] = {}
             startup = Startup(c.startup_ms)
-            void: GameVoid | None = None
+            void: GameVoid | Stopped | None = None
             try:
                 for seat, name in enumerate(game.seating):
+                    if self.stopped:
+                        raise Stopped
                     bots[seat] = self._launch(game, created.game_id, seat, name, tokens[seat])
+                    self._live.add(bots[seat])
                     startup.launched[seat] = time.monotonic()
                     if voided:
                         bots[seat].note(replay_note(attempt, voided))
                 final = follow_game(client, created.game_id, bots, tokens,
-                                    c.game_timeout_s, startup)
+                                    c.game_timeout_s, startup, self._stop)
                 record = client.record(created.game_id)
-            except GameVoid as error:
+            except (GameVoid, Stopped) as error:
                 void = error
             except grpc.RpcError as error:
                 if error.code() != grpc.StatusCode.NOT_FOUND:
@@ -574,10 +609,13 @@ class Tournament:
             finally:
                 for bot in bots.values():
                     if void is not None:
-                        bot.note(f"void, attempt {attempt} of {VOID_ATTEMPTS}: {void}")
+                        bot.note(f"void, attempt {attempt} of {VOID_ATTEMPTS}: {void}"
+                                 if isinstance(void, GameVoid) else STOPPED_NOTE)
                     bot.stop()
+                    self._live.discard(bot)
             if void is not None:
-                end_void_game(client, created.game_id, tokens, str(void))
+                end_void_game(client, created.game_id, tokens,
+                              str(void) if isinstance(void, GameVoid) else STOPPED_NOTE)
                 set_aside_logs(bots.values(), attempt)
                 raise void
         self._save_record(game, record)
@@ -635,16 +673,21 @@ class Startup:
 
 def follow_game(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
                 tokens: Mapping[int, str], timeout_s: float,
-                startup: Startup | None = None) -> pb.View:
+                startup: Startup | None = None,
+                stop: threading.Event | None = None) -> pb.View:
     """Watch a game until it ends (its final view); resign the seat of a bot whose process
     died (saying why: a limit it exceeded, or a crash) and, after `timeout_s` (0: never)
     from its start, every seat. With `startup`, a game waiting for its players is first
-    seen to its start (`await_players`: GameVoid if it never gets going)."""
+    seen to its start (`await_players`: GameVoid if it never gets going). Stopped once
+    `stop` is set, before a stopped bot is taken for a crash."""
     resigned: set[int] = set()
+    stop = stop or threading.Event()
     if startup is not None:
-        await_players(client, game_id, bots, tokens, startup, resigned)
+        await_players(client, game_id, bots, tokens, startup, resigned, stop)
     deadline = time.monotonic() + timeout_s if timeout_s else float("inf")
     while (view := client.view(game_id)).status != FINISHED:
+        if stop.is_set():
+            raise Stopped
         resign_exited(client, game_id, bots, tokens, resigned)
         if time.monotonic() > deadline:
             for seat in set(tokens) - resigned:
@@ -655,13 +698,16 @@ def follow_game(client: RetryingClient, game_id: str, bots: Mapping[int, BotProc
 
 
 def await_players(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
-                  tokens: Mapping[int, str], startup: Startup, resigned: set[int]) -> None:
+                  tokens: Mapping[int, str], startup: Startup, resigned: set[int],
+                  stop: threading.Event) -> None:
     """Follow a game waiting for its players until it starts (or ends), noting when each
     seat makes contact. A bot that exited before its contact forfeits (its fault) unless
     the service was away meanwhile; GameVoid for that, and for a seat out of contact
     past the patience while its process lives (a slow start: the host's fault)."""
     startup.absent = set(startup.launched) - set(startup.contact_ms)  # until seen
     while True:
+        if stop.is_set():
+            raise Stopped
         view = look(client, game_id)
         now = time.monotonic()
         if view is None:

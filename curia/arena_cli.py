@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -90,6 +92,35 @@ def run_arena(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"curia arena: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # before the first game: nothing was played
+        print("\nstopped before any game was played", file=sys.stderr)
+        return INTERRUPTED
+
+
+#: The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells use).
+INTERRUPTED = 130
+
+
+@contextlib.contextmanager
+def stop_on_signals(tournament: Tournament, resume: str) -> Iterator[None]:
+    """While the games run, Ctrl-C (SIGINT) or SIGTERM stops the tournament in order: one
+    line, the games in flight ended and their bots stopped, then the service and its
+    store (the context managers around). A second signal exits at once."""
+    def first(signum: int, frame: object) -> None:
+        if tournament.stopped:
+            os._exit(INTERRUPTED)  # the bots and the embedded Redis die with this process
+        flying = tournament.interrupt()
+        line = (f"\nstopping: {flying} game{'' if flying == 1 else 's'} in flight "
+                f"{'is' if flying == 1 else 'are'} discarded and will be replayed on resume "
+                f"({resume})\n")
+        os.write(sys.stderr.fileno(), line.encode())  # not print: a signal handler
+
+    previous = {sig: signal.signal(sig, first) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: Path,
@@ -123,7 +154,10 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
                 site_server(output, args.http_port, args.http_bind, out):
             site.update(tournament.results.load(), status.total)
             tournament.server = server
-            tournament.run()
+            with stop_on_signals(tournament, f"curia arena run {args.config}"):
+                tournament.run()
+        if tournament.stopped:
+            return INTERRUPTED
         if progress:
             progress.finish()
     left = tournament.progress().left

@@ -181,7 +181,9 @@ class EmbeddedRedis:
         self.process = subprocess.Popen(
             [setpriv, "--pdeathsig", "TERM", "--", *args] if setpriv else args,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, umask=0o077,
-            preexec_fn=None if setpriv else _die_with_parent)
+            preexec_fn=None if setpriv else _die_with_parent,
+            start_new_session=True)  # a terminal's Ctrl-C is for the service: it stops
+        # the store last, in order, not first
         self._wait_ready(timeout)
         return self
 
