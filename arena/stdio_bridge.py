@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -219,7 +220,7 @@ class BotProcess:
                 if len(line) == MAX_LINE and not line.endswith(b"\n"):
                     while (rest := stdout.readline(MAX_LINE)) and not rest.endswith(b"\n"):
                         pass  # an overlong line: keep its start only
-                self.events.put(("line", line))
+                self.events.put(("line", (line, time.monotonic())))
         self.events.put(("eof", None))
 
     def _write(self) -> None:
@@ -253,6 +254,31 @@ class BotProcess:
             self.process.wait()
 
 
+@dataclasses.dataclass
+class AnswerTimes:
+    """How fast the bot answered: its own time, from a question written to its stdin to
+    the answer read from its stdout (the game's clock also counts the bridge's and the
+    network's share)."""
+
+    count: int = 0
+    slowest_ms: float = 0.0
+    #: answers that came after another seat's simultaneous decision moved the game on
+    #: (ABORTED as stale), submitted again at the newer version: normal, not the bot's
+    resubmitted: int = 0
+
+    def add(self, seconds: float) -> None:
+        self.count += 1
+        self.slowest_ms = max(self.slowest_ms, seconds * 1000)
+
+    def summary(self) -> str:
+        """The line the bridge ends a game's log with (`curia arena check` reads it)."""
+        line = f"{self.count} answers; slowest answer {self.slowest_ms:.0f} ms (the bot's own time)"
+        if self.resubmitted:
+            line += (f"; {self.resubmitted} submitted again after another seat's "
+                     f"simultaneous decision (normal)")
+        return line
+
+
 # ---------------------------------------------------------------------------------------
 # The bridge
 # ---------------------------------------------------------------------------------------
@@ -267,6 +293,9 @@ class Bridge:
         self.command, self.grace, self.limits = list(command), grace, limits
         self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.asked: collections.deque[int] = collections.deque()  # versions, in order
+        self.asked_at: collections.deque[float] = collections.deque()  # when, the same
+        #: the bot's own time per answer: from its question written to its answer read
+        self.answer_times = AnswerTimes()
         self.asked_versions: set[int] = set()
         self.reasks: collections.Counter[int] = collections.Counter()
         #: the legal notations the bot was shown, by version asked
@@ -308,7 +337,8 @@ class Bridge:
                 if self._on_view(bot, payload):
                     return self._finish(bot)
             elif kind == "line":
-                self._on_answer(bot, connection, parse_answer(payload))
+                line, received = payload
+                self._on_answer(bot, connection, parse_answer(line), received)
             if kind == "view" and self.stale_answer is not None:
                 self._resubmit_stale(connection)
             elif kind == "eof":
@@ -377,14 +407,17 @@ class Bridge:
             message["refused"] = refused
         bot.send(message)
         self.asked.append(view.version)
+        self.asked_at.append(time.monotonic())
         self.asked_versions.add(view.version)
         self.shown[view.version] = legal_notations(view)
 
-    def _on_answer(self, bot: BotProcess, connection: SeatConnection, text: str) -> None:
+    def _on_answer(self, bot: BotProcess, connection: SeatConnection, text: str,
+                   received: float) -> None:
         if not self.asked:
             log.warning("ignored a line the bot wrote unasked: %.80r", text)
             return
         version = self.asked.popleft()
+        self.answer_times.add(received - self.asked_at.popleft())
         if version == LOST:
             log.info("dropped %.80r: asked on a version the store has lost", text)
             return
@@ -409,11 +442,15 @@ class Bridge:
                                          lineage=lineage)
         except grpc.RpcError as error:
             code = error.code()
+            if code == grpc.StatusCode.ABORTED:  # normal in a simultaneous choice
+                log.debug("%.80r at version %d stale (%s)", text, version,
+                          describe_error(error))
+                self.answer_times.resubmitted += 1
+                self.stale_answer = (self.shown.get(version, ()), text)
+                return
             log.warning("%.80r at version %d refused (%s)", text, version,
                         describe_error(error))
-            if code == grpc.StatusCode.ABORTED:
-                self.stale_answer = (self.shown.get(version, ()), text)
-            elif code in (grpc.StatusCode.INVALID_ARGUMENT,
+            if code in (grpc.StatusCode.INVALID_ARGUMENT,
                           grpc.StatusCode.FAILED_PRECONDITION):
                 if bot is not None:
                     self._maybe_reask(bot, connection, version, error.details() or code.name)
@@ -454,6 +491,7 @@ class Bridge:
         if code is None:
             log.warning("%s %.1f s after the end: killed", NOT_EXITED, self.grace)
         log.info("%s", describe_result(self.view, self.seat))
+        log.info("%s", self.answer_times.summary())
         return 0
 
     def _bot_left(self, bot: BotProcess, connection: SeatConnection) -> int:

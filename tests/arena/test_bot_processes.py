@@ -104,14 +104,14 @@ class Played:
 def play(client: CuriaClient, server: str, tmp_path: Path, manifests: list[Path], *,
          variant: str = "classic", seed: int = 7, decision_ms: int = 10_000,
          hold: int | None = None, forfeit_on_illegal: bool = True,
-         timeout: float = GAME_TIMEOUT, **game: Any) -> Played:
+         timeout: float = GAME_TIMEOUT, name: str = "municipium", **game: Any) -> Played:
     """Create a tournament-rules game and let one process per seat play it to the end.
 
     With `hold`, that seat is left open until the other bots are up and waiting (they
     say so on stderr), then joined and launched: the clock starts only then, so that a
     short decision limit does not count the other bots' start-up.
     """
-    created = client.create_game("municipium", variant, len(manifests), seed=seed,
+    created = client.create_game(name, variant, len(manifests), seed=seed,
                                  forfeit_on_illegal=forfeit_on_illegal,
                                  decision_ms=decision_ms,
                                  on_timeout="forfeit", open_seats=() if hold is None
@@ -217,6 +217,25 @@ def test_stdio_bots_play_a_game_through_the_bridge(client: CuriaClient, server: 
     for seat in (0, 1):
         assert played.commands[seat][1:3] == ["-m", "arena.stdio_bridge"]
         assert any(d.seat == seat for d in played.record.decisions)
+
+
+def test_simultaneous_votes_leave_the_logs_quiet_and_the_bots_own_time_is_measured(
+        client: CuriaClient, server: str, tmp_path: Path) -> None:
+    """Five stdio bots vote at once in every Cicéron election: an answer made stale by
+    another seat's vote is submitted again without a warning in the bot's log, and each
+    log ends with the bot's own slowest answer, measured by its bridge."""
+    played = play(client, server, tmp_path, [PY_STDIO] * 5, variant="standard", seed=5,
+                  name="ciceron")
+    assert_clean(played)
+    again = 0
+    for log in played.logs:
+        assert "refused" not in log and "ABORTED" not in log, log[-3000:]
+        summary = re.search(r"(\d+) answers; slowest answer (\d+) ms \(the bot's own "
+                            r"time\)(?:; (\d+) submitted again)?", log)
+        assert summary, log[-3000:]
+        assert int(summary.group(1)) > 0
+        again += int(summary.group(3) or 0)
+    assert again > 0, "no vote was ever stale: the test did not test the stale path"
 
 
 DECIDE_KEYS = ["type", "game", "variant", "seat", "version", "seat_names", "observation",

@@ -28,7 +28,7 @@ def check(bot: Path, server: str, *, game: str | None = "municipium",
                        decision_ms=decision_ms, startup_ms=startup_ms)
     text = out.getvalue()
     lines = {line[6:].split(":")[0]: line for line in text.splitlines()
-             if line.startswith(("PASS  ", "FAIL  "))}
+             if line.startswith(("PASS  ", "FAIL  ", "SKIP  "))}
     return passed, lines, text
 
 
@@ -45,9 +45,10 @@ def test_a_check_plays_every_variant_and_a_long_game() -> None:
     assert len({p.seat for p in plans}) == 3  # the bot sits in different seats
 
 
-def test_a_shipped_stdio_bot_passes_from_the_command_line() -> None:
+def test_a_shipped_stdio_bot_passes_from_the_command_line(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "curia", "arena", "check",
-                           str(REPO / "bots" / "python_stdio"), "--game", "municipium"],
+                           str(REPO / "bots" / "python_stdio"), "--game", "municipium",
+                           "--logs", str(tmp_path)],
                           cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     verdicts = [line for line in done.stdout.splitlines() if line[:4] in ("PASS", "FAIL")]
@@ -56,6 +57,12 @@ def test_a_shipped_stdio_bot_passes_from_the_command_line() -> None:
                      "answers in time", "legal decisions", "survives a long game",
                      "within its limits", "exits at the end"]
     assert all(line.startswith("PASS") for line in verdicts), done.stdout
+    # a stdio bot's answers are timed by its bridge: the bot's own time, not the bridge's
+    own = [int(ms) for log in tmp_path.glob("*.log") for ms in re.findall(
+        r"slowest answer (\d+) ms \(the bot's own time\)", log.read_text())]
+    assert len(own) == len(plan_games("municipium")), "one figure per game's log"
+    answers = next(line for line in verdicts if "answers in time" in line)
+    assert f"slowest answer {max(own)} ms (limit 5000 ms)" in answers, answers
 
 
 def test_a_shipped_grpc_bot_passes(server: str) -> None:
@@ -84,6 +91,8 @@ def test_each_bad_bot_fails_its_check_with_its_stderr(server: str, bot: str, gam
     assert says in lines[failed], text
     assert stderr in text.split(lines[failed], 1)[1], text  # the stderr under the line
     assert lines["manifest"].startswith("PASS") and lines["build"].startswith("PASS")
+    if bot == "crash":  # it finished no game: whether it exits at the end is not known
+        assert lines["exits at the end"].startswith("SKIP  exits at the end: not judged")
 
 
 def test_a_bot_slow_to_start_fails_its_own_line_and_loses_no_decision_time(
