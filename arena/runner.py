@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import IO, Any
 
 import grpc
-from google.protobuf.json_format import MessageToDict
 
 from arena.config import BotManifest, ConfigError, TournamentConfig, shown
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
@@ -44,6 +43,7 @@ from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robi
 from arena.sprt import SprtTest, deal_games
 from curia.v1 import game_service_pb2 as pb
 from service.channels import OPERATOR_ONLY_ENV
+from service.message_json import message_json
 from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 
 FINISHED = pb.GAME_STATUS_FINISHED
@@ -632,7 +632,7 @@ class Tournament:
     def _save_record(self, game: ScheduledGame, record: pb.GameRecord) -> None:
         """Keep the record private; `_publish_deal` publishes it once its deal has ended."""
         data = {"schedule": game.to_json(),
-                "record": MessageToDict(record, preserving_proto_field_name=True)}
+                "record": message_json(record)}
         withhold(self.output, game.index, json.dumps(data, indent=1, sort_keys=True))
 
 

@@ -25,8 +25,6 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from google.protobuf.json_format import MessageToDict
-
 from arena.local import GameSpec, SeriesStats, play_game, run_games
 from bots import bot_names
 from curia.arena_cli import add_arena
@@ -34,6 +32,7 @@ from curia.remote import add_loadtest, add_serve, add_watch, play_through_servic
 from curia.render import PlayLog, final_of_state, print_result
 from curia.replay import add_replay
 from games import GAMES, Game, default_game, get_game
+from service.message_json import message_json
 
 Subparsers = Any  # argparse's private _SubParsersAction
 
@@ -164,7 +163,7 @@ def run_play_through_service(args: argparse.Namespace, spec: GameSpec, out: Text
         port=args.port, data_dir=args.data_dir, pace=args.pace,
         out=io.StringIO() if args.json else out, quiet=args.quiet)
     if args.json:
-        print_json(MessageToDict(record, preserving_proto_field_name=True), out)
+        print_json(message_json(record), out)
     return 0
 
 
