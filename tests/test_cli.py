@@ -79,7 +79,7 @@ def test_play_json_record_replays_to_the_same_final_state(
 def test_play_stops_at_the_max_turns_limit(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, *PLAY, "--max-turns", "3", "--quiet")
     assert code == 0
-    assert "the limit of 3 turns was reached (ruling M23)" in out
+    assert "the limit of 3 turns was reached: ranked as it stands" in out
 
 
 @pytest.mark.parametrize("module", ["curia.cli", "curia"])

@@ -43,7 +43,7 @@ class Ciceron(Game):
         return narration.describe_event(event, decision)
 
     def describe_end(self, result: Result, options: JSON) -> str:
-        return "the last turn's prestige phase is over (C11: equal prestige shares a place)"
+        return "the last turn's prestige phase is over: equal prestige shares a place"
 
     def render_svg(self, observation: JSON) -> str:
         return svg.render_svg(observation)

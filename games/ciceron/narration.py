@@ -45,7 +45,7 @@ EVENT_TEXT: dict[str, _Text] = {
     "guild-choice": lambda e: None,
     "guild-power": lambda e: f"{e['family']} uses the power of the {e['guild']}",
     "automatii": lambda e: "the Automatii reveal " + ", ".join(e["senators"]),
-    "automatii-redraw": lambda e: "three of one caste: revealed again (C10)",
+    "automatii-redraw": lambda e: "three of one caste: revealed again",
     "end": lambda e: None,
 }
 

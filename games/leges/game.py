@@ -45,7 +45,7 @@ class Leges(Game):
 
     def describe_end(self, result: Result, options: JSON) -> str:
         return ("the last season is over: most VP of visible Laws wins, then most VP in "
-                "one colour (L12: still equal shares the place)")
+                "one colour; players still equal share the place")
 
     def render_svg(self, observation: JSON) -> str:
         digest = (observation.get("card_set") or {}).get("digest")

@@ -65,7 +65,7 @@ EVENT_TEXT: dict[str, _Text] = {
     "draw": lambda e: f"{_seat(e['seat'])} draws {e['count']} Theme card(s)",
     "drawn": lambda e: f"{_seat(e['seat'])} draws {', '.join(e['cards'])}",
     "exchange-pass": lambda e: None,
-    "reshuffle": lambda e: f"the deck is empty: {e['count']} discarded Themes reshuffled (L11)",
+    "reshuffle": lambda e: f"the deck is empty: {e['count']} discarded Themes reshuffled",
     "season-end": lambda e: f"season {e['season']} ends: the exposed Themes go to the discard",
     "value-reset": lambda e: f"the {e['colour']} token returns from space {e['before']} to "
                              f"{e['after']}",

@@ -101,6 +101,6 @@ DEFAULT_OPTIONS = {"target_decurions": 5, "max_turns": 600}
 #: name -> (description, smallest, largest) of each option.
 OPTION_RANGES = {
     "target_decurions": ("Decurions that end the game: 5, or 4 for the short game", 4, 5),
-    "max_turns": ("safety limit on turns; the game is then ranked as it stands (M23)",
+    "max_turns": ("safety limit on turns; the game is then ranked as it stands",
                   1, 10_000),
 }
