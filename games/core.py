@@ -485,6 +485,12 @@ class Game(ABC):
         """Why the game ended, as a sentence (from `Result.reason`)."""
         return result.reason
 
+    def describe_moment(self, observation: JSON) -> str:
+        """Where the game stands, in the game's own words, for viewers' headings:
+        "Turn 12" unless the game counts its time otherwise (seasons, rounds)."""
+        turn = observation.get("turn")
+        return f"Turn {turn}" if isinstance(turn, int) and turn > 0 else "Setup"
+
     def render_svg(self, observation: JSON) -> str | None:
         """The board as one self-contained SVG document, drawn from an observation (a
         seat's or a spectator's: the renderer shows exactly what the observation holds,

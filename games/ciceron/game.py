@@ -45,5 +45,11 @@ class Ciceron(Game):
     def describe_end(self, result: Result, options: JSON) -> str:
         return "the last turn's prestige phase is over: equal prestige shares a place"
 
+    def describe_moment(self, observation: JSON) -> str:
+        turn = observation.get("turn")
+        if not isinstance(turn, int) or turn == 0:
+            return "The draft"
+        return f"Turn {turn} of {observation.get('turns', '?')}"
+
     def render_svg(self, observation: JSON) -> str:
         return svg.render_svg(observation)

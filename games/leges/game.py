@@ -47,6 +47,10 @@ class Leges(Game):
         return ("the last season is over: most VP of visible Laws wins, then most VP in "
                 "one colour; players still equal share the place")
 
+    def describe_moment(self, observation: JSON) -> str:
+        return (f"Season {observation.get('season', 1)} of {observation.get('seasons', 4)}, "
+                f"round {observation.get('round', 1)} of {observation.get('rounds', 3)}")
+
     def render_svg(self, observation: JSON) -> str:
         digest = (observation.get("card_set") or {}).get("digest")
         return svg.render_svg(observation, self.cards if digest == self.cards.digest else None)

@@ -41,6 +41,14 @@ def board(game: str, observation: JSON) -> dict[str, str | None]:
     return {"svg": None, "fallback": head + json.dumps(observation, indent=1)}
 
 
+def moment(game: str, observation: JSON, turn: int) -> str:
+    """The heading of a frame: where the game stands, in the game's words."""
+    descriptor = GAMES.get(game)
+    if descriptor is None or not observation:
+        return f"Turn {turn}"
+    return descriptor.describe_moment(observation)
+
+
 def narration(game: str, events: Iterable[Event], decision: Decision | None) -> list[str]:
     """The game's sentence for each event that has one."""
     descriptor = GAMES.get(game)
@@ -69,7 +77,8 @@ def frame(*, version: int, turn: int, game: str, observation: JSON, decision: st
           lines: list[str], to_move: list[str], pending: str,
           result: list[str] | None = None) -> Frame:
     """One frame, as viewer.js reads it."""
-    return {"version": version, "turn": turn, **board(game, observation), "decision": decision,
+    return {"version": version, "turn": turn, "moment": moment(game, observation, turn),
+            **board(game, observation), "decision": decision,
             "narration": lines, "to_move": to_move, "pending": pending, "result": result}
 
 

@@ -95,10 +95,15 @@ def document(title: str, body: str, *, subtitle: str = "", status: str = "",
 
 
 def viewer_page(title: str, frames: Sequence[dict[str, Any]], *, subtitle: str = "",
-                live_url: str | None = None, extra_html: str = "") -> str:
+                live_url: str | None = None, live_version: int | None = None,
+                extra_html: str = "") -> str:
     """The step-through viewer over `frames` (see service.web.frames), following
-    `live_url` (Server-Sent Events, one frame per message) when given."""
+    `live_url` (Server-Sent Events, one frame per message) when given; `live_version`,
+    the game's version when the page was made: until the stream reaches it the viewer
+    says it is catching up. A URL ending in `#N` opens at version N."""
     live = f' data-live="{html.escape(live_url)}"' if live_url else ""
+    if live_url and live_version is not None:
+        live += f' data-live-version="{int(live_version)}"'
     controls = asset("viewer.html").replace("{extra}", extra_html)
     body = (f'<div id="viewer"{live}>{controls}</div>'
             f'<script id="frames" type="application/octet-stream">'

@@ -8,6 +8,22 @@
   const frames = [];
   let index = 0;
   let source = null;
+  // the version asked for in the URL ("#60"), shown once its frame is here
+  let wanted = versionInHash();
+  // a live page: the game's version when the page was made (the stream catches up to it)
+  const liveVersion = Number(root.dataset.liveVersion || -1);
+
+  function versionInHash() {
+    const match = /^#v?(\d+)$/.exec(window.location.hash);
+    return match ? Number(match[1]) : null;
+  }
+
+  // the frame at `version`, or the last one before it
+  function indexOfVersion(version) {
+    let found = 0;
+    frames.forEach((frame, i) => { if (frame.version <= version) { found = i; } });
+    return found;
+  }
 
   function text(id, value) { $(id).textContent = value; }
 
@@ -68,7 +84,7 @@
     drawList(frame);
     text("pending", frame.pending || "");
     text("to-move", frame.to_move && frame.to_move.length ? frame.to_move.join(", ") : "nobody");
-    text("turn", String(frame.turn));
+    text("turn", frame.moment || "Turn " + frame.turn);
     $("result").hidden = !frame.result;
     text("result-text", frame.result ? frame.result.join("\n") : "");
     drawHidden(frame);
@@ -76,7 +92,11 @@
     slider.max = String(frames.length - 1);
     slider.value = String(index);
     slider.setAttribute("aria-valuetext", "version " + frame.version);
-    text("position", "version " + frame.version + " of " + frames[frames.length - 1].version);
+    const newest = Math.max(frames[frames.length - 1].version, liveVersion);
+    text("position", "version " + frame.version + " of " + newest);
+    if (versionInHash() !== frame.version && wanted === null) {
+      history.replaceState(null, "", "#" + frame.version);  // a link to this version
+    }
     $("first").disabled = $("prev").disabled = index === 0;
     $("next").disabled = $("last").disabled = index === frames.length - 1;
   }
@@ -97,6 +117,21 @@
   });
 
   function setStatus(value) { text("status", value); }
+
+  window.addEventListener("hashchange", () => {
+    const version = versionInHash();
+    if (version !== null && frames.length) { show(indexOfVersion(version)); }
+  });
+
+  // show the version the URL asks for once it is here; true if it was
+  function showWanted() {
+    if (wanted === null || !frames.length) { return false; }
+    if (frames[frames.length - 1].version < wanted && source) { return false; }
+    const target = indexOfVersion(wanted);
+    wanted = null;
+    show(target);
+    return true;
+  }
 
   async function decode(node) {
     const bytes = Uint8Array.from(atob(node.textContent.trim()), (c) => c.charCodeAt(0));
@@ -122,11 +157,19 @@
     source = new EventSource(url);
     source.onmessage = (e) => {
       const atEnd = index >= frames.length - 1;
-      frames.push(JSON.parse(e.data));
-      setStatus("live: following");
-      show(atEnd ? frames.length - 1 : index);
+      const frame = JSON.parse(e.data);
+      frames.push(frame);
+      setStatus(frame.version < liveVersion
+        ? "live: catching up, version " + frame.version + " of " + liveVersion
+        : "live: following");
+      if (!showWanted()) { show(atEnd ? frames.length - 1 : index); }
     };
-    source.addEventListener("end", () => { source.close(); setStatus("game over"); });
+    source.addEventListener("end", () => {
+      source.close();
+      source = null;
+      setStatus("game over");
+      showWanted();
+    });
     source.addEventListener("refused", (e) => {
       source.close();
       setStatus("unavailable: " + JSON.parse(e.data).message);
@@ -143,7 +186,7 @@
         setStatus("this browser cannot read the replay (" + error + ")");
         return;
       }
-      show(0);
+      if (!showWanted()) { show(0); }
     }
     if (root.dataset.live) { follow(root.dataset.live); }
   }

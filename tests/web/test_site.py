@@ -64,8 +64,7 @@ def test_a_replay_stepped_to_its_end_shows_the_recorded_result(run_folder: Path,
                                                                page: Any) -> None:
     record = json.loads((run_folder / "games" / "00000.json").read_text())
     ranking = record["record"]["result"]["ranking"]
-    winner = record["schedule"]["seating"][ranking[0]["seats"][0] if ranking[0].get("seats")
-                                           else 0]
+    winner = record["schedule"]["seating"][ranking[0]["seats"][0]]
     last = len(record["record"]["decisions"])
     page.goto((run_folder / "index.html").as_uri())
     page.get_by_role("link", name="game 0", exact=True).click()
@@ -87,6 +86,39 @@ def test_a_replay_stepped_to_its_end_shows_the_recorded_result(run_folder: Path,
     screenshot(page, "replay")
     page.set_viewport_size(PHONE)
     screenshot(page, "replay-phone")
+
+
+def test_a_replay_link_opens_at_its_version_and_follows_the_steps(run_folder: Path,
+                                                                  page: Any) -> None:
+    """`replays/00000.html#7` opens at version 7; stepping keeps the link current; the
+    heading says where the game stands in the game's words."""
+    last = len(json.loads((run_folder / "games" / "00000.json").read_text())
+               ["record"]["decisions"])
+    page.goto((run_folder / "replays" / "00000.html").as_uri() + "#7")
+    assert page.locator("#position").inner_text() == f"version 7 of {last}"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("window.location.hash") == "#8"
+    page.evaluate("window.location.hash = '#3'")
+    page.wait_for_selector(f"#position:text-is('version 3 of {last}')")
+    assert page.locator("#turn").inner_text().startswith(("Setup", "Turn "))
+    page.get_by_role("button", name="First version").click()
+    assert page.locator("#turn").inner_text() == "Setup"
+
+
+def test_a_leges_replay_speaks_of_seasons_and_rounds(tmp_path: Path) -> None:
+    played = subprocess.run([sys.executable, "-m", "curia", "play", "--game", "leges",
+                             "--json", "--service", "--seed", "4"], cwd=REPO,
+                            capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr[-2000:]
+    (tmp_path / "r.json").write_text(played.stdout)
+    done = subprocess.run([sys.executable, "-m", "curia", "replay", str(tmp_path / "r.json"),
+                           "-o", str(tmp_path / "r.html")], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    moments = [frame["moment"] for frame in frames_of(tmp_path / "r.html")]
+    assert moments[0] == "Season 1 of 4, round 1 of 3", moments[0]
+    assert moments[-1].startswith("Season 4 of 4, round 3 of 3"), moments[-1]
+    assert not any(moment.startswith("Turn") for moment in moments)
 
 
 def test_curia_replay_writes_the_same_page_from_a_record(run_folder: Path,
