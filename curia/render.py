@@ -143,6 +143,8 @@ class FinalResult:
     #: The game's turn at the end (0: the game does not count turns).
     turns: int
     decisions: int
+    #: What `turns` counts, in the game's words ("turns", Leges's "rounds").
+    turn_unit: str = "turns"
 
 
 def end_sentence(game: str, result: Result, options: JSON) -> str:
@@ -161,7 +163,7 @@ def final_of_state(state: GameState, *, players: Sequence[str],
     standings = tuple(Standing(names[seat], players[seat], tuple(result.scores[seat].items()))
                       for seat in range(state.num_seats))
     return FinalResult(end_sentence(state.game, result, state.options), result.ranking,
-                       standings, state.turn_number(), decisions)
+                       standings, state.turn_number(), decisions, turn_unit(state.game))
 
 
 def final_of_view(view: pb.View, *, options: JSON,
@@ -180,7 +182,12 @@ def final_of_view(view: pb.View, *, options: JSON,
                  score.forfeited)
         for score, pairs in zip(scores, figures, strict=True))
     return FinalResult(end_sentence(view.game, result, options), result.ranking, standings,
-                       view.turn, view.version)
+                       view.turn, view.version, turn_unit(view.game))
+
+
+def turn_unit(game: str) -> str:
+    descriptor = GAMES.get(game)
+    return descriptor.turn_unit if descriptor is not None else "turns"
 
 
 def result_lines(final: FinalResult | None) -> list[str]:
@@ -197,7 +204,7 @@ def result_lines(final: FinalResult | None) -> list[str]:
             lines.append(_standing_line(f"{place}{mark}", final.standings[seat],
                                         with_players))
         place += len(group)
-    turns = f"{final.turns} turns, " if final.turns else ""
+    turns = f"{final.turns} {final.turn_unit}, " if final.turns else ""
     lines.append(f"game length: {turns}{final.decisions} decisions")
     return lines
 

@@ -443,6 +443,8 @@ class Game(ABC):
     name: str = ""
     #: Display name, as the rule book writes it.
     title: str = ""
+    #: What the game's turn number counts, in the plural, for "game length: 12 turns".
+    turn_unit: str = "turns"
     #: The variants, the first being the default.
     variants: tuple[VariantSpec, ...] = ()
     #: Integer options with defaults and ranges (the same for every variant).

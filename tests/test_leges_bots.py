@@ -160,7 +160,7 @@ def test_curia_play_prints_a_whole_leges_game_with_greedy() -> None:
         for round_ in range(1, 4):
             assert f"season {season}, round {round_} begins" in out, (season, round_)
     assert " play " in out and "Themes revealed" in out and "Law requests" in out
-    assert "result:" in out and "game length: 12 turns" in out
+    assert "result:" in out and "game length: 12 rounds" in out
     ranking = out[out.index("result:"):].splitlines()[1:4]
     assert len(ranking) == 3 and all(" vp " in line for line in ranking), ranking
     assert any("greedy" in line for line in ranking)

@@ -18,6 +18,7 @@ class Leges(Game):
 
     name = "leges"
     title = "Leges"
+    turn_unit = "rounds"  # 3 a season
     variants = (VariantSpec("standard", 2, 5,
                             "2-5 players; 4 seasons of 3 rounds (3 seasons with 5)"),)
     options = ()
