@@ -30,6 +30,7 @@ from bots import bot_names
 from curia.arena_cli import add_arena
 from curia.remote import add_loadtest, add_serve, add_watch, play_through_service
 from curia.render import PlayLog, final_of_state, print_result
+from curia.cards import add_cards
 from curia.replay import add_replay
 from games import GAMES, Game, default_game, get_game
 from service.message_json import message_json
@@ -329,7 +330,7 @@ def _yes(flag: bool) -> str:
 #: Each function adds one subcommand to the parser (see the module docstring).
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
     add_play, add_simulate, add_games, add_serve, add_watch, add_loadtest, add_arena,
-    add_replay]
+    add_replay, add_cards]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,4 +1,4 @@
-"""The rule summary (../shared/seeds/004_45ce2bb77edab13c.txt), statement by statement:
+"""The rule summary (restated in docs/rulings.md, "Leges — rulings"), statement by statement:
 one test per rule that no other Leges test pins, its docstring quoting the summary's
 section or citing the ruling (L#, C-L#, docs/rulings.md) that decides it."""
 
