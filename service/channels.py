@@ -15,6 +15,8 @@ Without CURIA_TLS_CA the channel is plaintext, as for a server on loopback.
 from __future__ import annotations
 
 import os
+import stat
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,9 +57,28 @@ def read_secret_file(path: str, what: str) -> bytes:
     return data
 
 
+def warn_if_not_private(path: str, what: str) -> None:
+    """A warning on stderr (once per file and process) if the group or others have any
+    access to a secret file: they could read it."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # reading it says why
+    if mode & 0o077 and path not in _WARNED:
+        _WARNED.add(path)
+        print(f"warning: the {what} {path} is open to other users (mode "
+              f"{stat.S_IMODE(mode):04o}): make it private with `chmod 600 {path}`",
+              file=sys.stderr, flush=True)
+
+
+_WARNED: set[str] = set()
+
+
 def read_admin_token(path: str) -> str:
-    """The operator credential in a file (surrounding whitespace ignored)."""
+    """The operator credential in a file (surrounding whitespace ignored); a warning if
+    other users may read the file."""
     token = read_secret_file(path, "operator credential file").decode().strip()
+    warn_if_not_private(path, "operator credential file")
     if len(token) < 16 or any(c.isspace() for c in token):
         raise SecurityConfigError(f"the operator credential in {path} must be at least 16 "
                                   "characters, without spaces")

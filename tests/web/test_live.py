@@ -73,6 +73,35 @@ def test_a_live_page_follows_a_game_to_its_end(live_server: tuple[str, str],
     assert page.locator("#position").inner_text() == f"version 0 of {last}"
 
 
+def test_a_late_spectator_is_told_it_is_catching_up(live_server: tuple[str, str],
+                                                     page: Any) -> None:
+    """A page opened on a game already far along says "catching up, version N of M" until
+    the stream reaches the version the game had, never "following" with a wrong total."""
+    address, web = live_server
+    with CuriaClient(address) as client:
+        created = client.create_game("municipium", "revised", 2,
+                                     options={"target_decurions": 4}, seed=11)
+        for thread in play(address, created.game_id, created.seats, pace=0):
+            thread.join(timeout=60)
+        last = client.view(created.game_id).version
+    assert last > 20
+    page.add_init_script("""
+        window.seen = [];
+        new MutationObserver(() => {
+          const s = document.getElementById("status"), p = document.getElementById("position");
+          if (s && p) { window.seen.push([s.textContent, p.textContent]); }
+        }).observe(document, {subtree: true, childList: true, characterData: true});""")
+    page.goto(f"{web}/games/{created.game_id}")
+    page.wait_for_selector("#status:has-text('game over')", timeout=60_000)
+    seen = page.evaluate("window.seen")
+    catching = [status for status, _ in seen if "catching up" in status]
+    assert catching, seen[:5]
+    assert all(position.endswith(f" of {last}") for _, position in seen if position), seen
+    assert not any(status == "live: following" and not position.startswith(f"version {last}")
+                   for status, position in seen), seen
+    assert page.locator("#position").inner_text() == f"version {last} of {last}"
+
+
 def test_the_stream_holds_spectator_views_only(live_server: tuple[str, str]) -> None:
     address, web = live_server
     with CuriaClient(address) as client:
