@@ -414,3 +414,17 @@ def test_curia_cards_gives_the_engines_card_set_as_json(game: str) -> None:
     assert data["digest"] == cards.digest and data["name"] == cards.name
     assert data["cards"] == tomllib.loads((REPO / "games" / game / "cards.toml").read_text())
     assert "curia cards " + game in (REPO / "docs" / "bots.md").read_text()
+
+
+def test_the_documented_manifest_is_one_the_arena_loads(tmp_path: Path) -> None:
+    """The manifest of docs/bots.md ("The manifest: bot.toml"), every key it shows, is
+    accepted as it stands, with the values it says."""
+    from arena.config import BotManifest
+    block = re.search(r"## The manifest: `bot.toml`.*?```toml\n(.*?)```", DOC.read_text(),
+                      re.S)
+    assert block, "the manifest example is missing"
+    (tmp_path / "bot.toml").write_text(block.group(1))
+    manifest = BotManifest.load(tmp_path / "bot.toml")
+    assert (manifest.name, manifest.protocol) == ("node-grpc", "grpc")
+    assert manifest.games == ("municipium", "leges")
+    assert manifest.limits.memory_mb == 2048 and manifest.limits.processes == 256
