@@ -21,11 +21,11 @@ INTERRUPTED = 130
 
 
 def config_file(folder: Path) -> Path:
-    """Two bots, 12 short games, two at a time: games are always in flight."""
+    """Two bots, 8 short games, two at a time: games are always in flight."""
     path = folder / "t.toml"
     path.write_text(
         '[tournament]\nname = "stop"\ngame = "municipium"\nvariant = "revised"\nseats = 2\n'
-        'rounds = 6\nconcurrency = 2\nseed = 7\noutput = "out"\n'
+        'rounds = 4\nconcurrency = 2\nseed = 7\noutput = "out"\n'
         "[options]\ntarget_decurions = 4\n[time]\ndecision_ms = 10000\n"
         f'[[bots]]\nmanifest = "{BOTS / "random_bot" / "bot.toml"}"\n'
         f'[[bots]]\nmanifest = "{BOTS / "python_stdio" / "bot.toml"}"\n')
@@ -114,13 +114,15 @@ def test_a_stopped_run_says_one_line_stops_everything_and_resumes(tmp_path: Path
     kept = [json.loads(line) for line in
             (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert len(kept) >= before, "finished games are kept"
+    if sig != signal.SIGINT:
+        return  # resuming is the same after either signal
     resumed = subprocess.run([sys.executable, "-m", "curia", "arena", "run", str(config),
                               "--no-progress"], cwd=REPO, capture_output=True, text=True,
                              timeout=600)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     indices = [json.loads(line)["index"] for line in
                (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
-    assert sorted(indices) == list(range(12)), "every game once, the discarded replayed"
+    assert sorted(indices) == list(range(8)), "every game once, the discarded replayed"
 
 
 def test_ctrl_c_before_the_first_game_is_one_line(tmp_path: Path) -> None:
