@@ -28,9 +28,9 @@ from typing import Any, TextIO
 from arena.local import GameSpec, SeriesStats, play_game, run_games
 from bots import bot_names
 from curia.arena_cli import add_arena
+from curia.cards import add_cards
 from curia.remote import add_loadtest, add_serve, add_watch, play_through_service
 from curia.render import PlayLog, final_of_state, print_result
-from curia.cards import add_cards
 from curia.replay import add_replay
 from games import GAMES, Game, default_game, get_game
 from service.message_json import message_json

@@ -100,5 +100,6 @@ def describe_end(reason: str, options: JSON) -> str:
     if reason == "target":
         return f"a family reached {options.get('target_decurions', '?')} Decurions"
     if reason == "max_turns":
-        return f"the limit of {options.get('max_turns', '?')} turns was reached: ranked as it stands"
+        limit = options.get("max_turns", "?")
+        return f"the limit of {limit} turns was reached: ranked as it stands"
     return reason
