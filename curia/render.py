@@ -143,7 +143,7 @@ class FinalResult:
     #: The game's turn at the end (0: the game does not count turns).
     turns: int
     decisions: int
-    #: What `turns` counts, in the game's words ("turns", Leges's "rounds").
+    #: What `turns` counts, in the game's words (`Game.turn_unit`: "turns", "rounds").
     turn_unit: str = "turns"
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
+from importlib import resources
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
@@ -145,6 +146,19 @@ def read_card_file(path: str | os.PathLike[str], parse: Callable[[str], T]) -> T
         return parse(text)
     except CardSetError as exc:
         raise CardSetError(f"{os.fspath(path)}: {exc}") from None
+
+
+def chosen_card_text(variable: str, package: str, default: str, path: str | None,
+                     parse: Callable[[str], object]) -> str:
+    """The text of a card set file, checked by `parse` as the engine checks it
+    (CardSetError otherwise): the file at `path`, else the file `variable` names, else the
+    set packaged in `package` as `default`."""
+    chosen = path or os.environ.get(variable, "").strip()
+    if chosen:
+        return read_card_file(chosen, lambda text: (parse(text), text)[1])
+    text = resources.files(package).joinpath(default).read_text(encoding="utf-8")
+    parse(text)
+    return text
 
 
 def chosen_card_set(variable: str, environ: Mapping[str, str] | None,

@@ -445,6 +445,8 @@ class Game(ABC):
     title: str = ""
     #: What the game's turn number counts, in the plural, for "game length: 12 turns".
     turn_unit: str = "turns"
+    #: Whether the game's cards are data, in a card set file (`card_set_text`).
+    has_card_set: bool = False
     #: The variants, the first being the default.
     variants: tuple[VariantSpec, ...] = ()
     #: Integer options with defaults and ranges (the same for every variant).
@@ -486,6 +488,11 @@ class Game(ABC):
     def describe_end(self, result: Result, options: JSON) -> str:
         """Why the game ended, as a sentence (from `Result.reason`)."""
         return result.reason
+
+    def card_set_text(self, path: str | None = None) -> str:
+        """The text of the card set file the game plays with (or of the file at `path`),
+        checked as the engine checks it; for a game that `has_card_set` only."""
+        raise NotImplementedError(f"{self.name}'s cards are fixed by its rules")
 
     def describe_moment(self, observation: JSON) -> str:
         """Where the game stands, in the game's own words, for viewers' headings:

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from games.card_files import chosen_card_text
 from games.ciceron import narration, svg
-from games.ciceron.cardset import CardSet, card_set_from_env
+from games.ciceron.cardset import (
+    CARDS_ENV,
+    DEFAULT_CARDS,
+    CardSet,
+    card_set_from_env,
+    parse_card_set,
+)
 from games.ciceron.observation import state_from_observation
 from games.ciceron.state import CiceronState
 from games.core import JSON, Decision, Event, Game, Result, VariantSpec
@@ -23,12 +30,16 @@ class Ciceron(Game):
     simultaneous = True
     private_information = True
     format_version = CiceronState.format_version
+    has_card_set = True
     seat_noun = "families"
 
     @cached_property
     def cards(self) -> CardSet:
         """The card set, read once (the packaged stand-in unless the host names another)."""
         return card_set_from_env()
+
+    def card_set_text(self, path: str | None = None) -> str:
+        return chosen_card_text(CARDS_ENV, "games.ciceron", DEFAULT_CARDS, path, parse_card_set)
 
     def new(self, variant: str, num_seats: int, options: JSON, seed: int) -> CiceronState:
         return CiceronState.new(self.cards, num_seats, options, seed)

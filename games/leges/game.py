@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from games.card_files import chosen_card_text
 from games.core import JSON, Decision, Event, Game, Result, VariantSpec
 from games.leges import narration, svg
-from games.leges.cardset import CardSet, card_set_from_env
+from games.leges.cardset import (
+    CARDS_ENV,
+    DEFAULT_CARDS,
+    CardSet,
+    card_set_from_env,
+    parse_card_set,
+)
 from games.leges.observation import state_from_observation
 from games.leges.state import LegesState
 
@@ -25,12 +32,16 @@ class Leges(Game):
     simultaneous = True
     private_information = True
     format_version = LegesState.format_version
+    has_card_set = True
     seat_noun = "players"
 
     @cached_property
     def cards(self) -> CardSet:
         """The card set, read once (the packaged stand-in unless the host names another)."""
         return card_set_from_env()
+
+    def card_set_text(self, path: str | None = None) -> str:
+        return chosen_card_text(CARDS_ENV, "games.leges", DEFAULT_CARDS, path, parse_card_set)
 
     def new(self, variant: str, num_seats: int, options: JSON, seed: int) -> LegesState:
         return LegesState.new(self.cards, num_seats, options, seed)
