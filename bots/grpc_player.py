@@ -194,8 +194,10 @@ def submit(connection: SeatConnection, seat: int, view: pb.View,
     except grpc.RpcError as error:
         if error.code() not in REFUSED:
             raise
-        log.info("seat %d: %r at version %d refused (%s)", seat, text, version,
-                 describe_error(error))
+        stale = error.code() == grpc.StatusCode.ABORTED  # another seat decided first:
+        # normal in a simultaneous choice, submitted again at the newer version
+        log.log(logging.DEBUG if stale else logging.INFO, "seat %d: %r at version %d "
+                "refused (%s)", seat, text, version, describe_error(error))
         return None
 
 
