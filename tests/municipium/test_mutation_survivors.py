@@ -25,6 +25,7 @@ from tests.municipium.position import (
     step,
     temple_order,
 )
+from tests.test_determinize import midgame
 
 
 # -- M17 Baths ------------------------------------------------------------------------------
@@ -92,17 +93,6 @@ def test_setup_goes_on_until_every_member_is_placed_in_a_state_rebuilt_mid_setup
 
 
 # -- Information (no id): determinize resamples the hidden deck order -------------------------
-def midgame(seed: int = 3, decisions: int = 40) -> MunicipiumState:
-    """A position after random play, with a dozen hidden cards in the common deck."""
-    state = new_game("municipium", "classic", 4, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        seat = state.to_move()[0]
-        state.apply(seat, rng.choice(state.legal_decisions(seat)))
-    assert isinstance(state, MunicipiumState) and len(set(state.deck)) >= 3
-    return state
-
-
 def test_determinize_samples_the_common_deck_order_anew_for_each_seed() -> None:
     """Information (no id) and M9: the common deck's order is hidden, so a
     determinization must sample it: different seeds give different orders (not one
