@@ -307,3 +307,57 @@ def test_a_fixed_draw_must_be_in_the_deck() -> None:
           .draws("virtus-04").build())
     with pytest.raises(ValueError, match="fixed draw: Theme card 'virtus-04' is not in the deck"):
         play(st, "draw")
+
+
+# -- L10: the end of a season, serialized -----------------------------------------------------
+def test_l10_a_state_after_a_season_end_round_trips_through_bytes() -> None:
+    """L10 (the season's exposed Themes go to the discard, a new round begins) leaves each
+    player's board with the fields a new player has, no other: the state's bytes load
+    back to the same bytes (games.core.GameState.to_bytes: lossless, canonical)."""
+    st = last_round().build()
+    play(st, "pass", "pass")
+    assert (st.season, st.round) == (2, 1)
+    keys = {"hand", "points", "laws", "exposed", "played", "choice", "request", "drawn",
+            "discarded"}
+    assert [set(p) for p in st.players] == [keys, keys]
+    assert games.load(st.to_bytes()).to_bytes() == st.to_bytes()
+
+
+# -- from_observation: the rebuilt state is a state like any other ----------------------------
+def test_a_state_rebuilt_from_an_observation_has_the_real_pending_step() -> None:
+    """The `asked` step of an observation (games/leges/observation.py) is the engine's step
+    made public: a state rebuilt from it holds the very step the real state holds (its
+    `pass`, `seats` and `queue`, nothing more), at every kind of step."""
+    ability = (Position(players=3, first=0)
+               .hand(0, "pietas-18").hand(1, "virtus-18").hand(2, "libertas-04").build())
+    play(ability, "0: play pietas-18", "1: play virtus-18", "2: play libertas-04")
+    choose = doubles().build()
+    laws = (Position(players=2, first=0).at("laws")
+            .points(0, pietas=12).points(1, pietas=8).build())
+    exchange = (Position(players=2, first=1).at("exchange")
+                .hand(0, "pietas-04").hand(1, "virtus-04").build())
+    steps = set()
+    for st in (ability, choose, laws, exchange, finished()):
+        for seat in (None, *range(st.num_seats)):
+            view = json.loads(json.dumps(st.observation(seat)))
+            rebuilt = games.from_observation(view, 5)
+            assert isinstance(rebuilt, LegesState)
+            assert rebuilt.to_json()["step"] == st.to_json()["step"]
+        steps.add(st.step["k"])
+    assert steps == {"ability", "choose", "laws", "exchange", "over"}
+
+
+def test_a_state_rebuilt_from_an_observation_reports_its_own_events() -> None:
+    """games.core.GameState.events: the events of the last transition. A state rebuilt
+    from an observation has had none yet (an empty list); a draw on it that finds the
+    deck empty reports the reshuffle (L11, C-L9) like any state's."""
+    st = (Position(players=2, first=0).at("exchange")
+          .hand(0, "pietas-04").hand(1, "virtus-04")
+          .deck("libertas-04", exact=True).build())
+    rebuilt = games.from_observation(json.loads(json.dumps(st.observation(1))), 3)
+    assert isinstance(rebuilt, LegesState)
+    assert rebuilt.events == []
+    assert len(rebuilt.deck) == 1
+    rebuilt.draw_theme()
+    assert rebuilt.draw_theme() is not None
+    assert of_kind(rebuilt.events, "reshuffle") == [{"count": len(st.discard)}]

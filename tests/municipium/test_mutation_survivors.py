@@ -281,3 +281,51 @@ def cards(st: MunicipiumState) -> tuple[int, list[str]]:
     """The number of cards in the deck and the common cards, wherever they are."""
     in_play = [f["card"] for f in st.frames if f["k"] == "discard"]
     return len(st.deck), sorted(st.deck + st.discard + in_play)
+
+
+# -- Information: a rebuilt state is the real one but for the hidden parts -----------------------
+#: What `to_json` holds that no observation shows: the deck order, the RNG, the game seed.
+HIDDEN_FIELDS = {"deck", "rng", "seed"}
+
+
+def public_fields(st: MunicipiumState) -> dict[str, object]:
+    """The state's serialization without its hidden fields."""
+    data = json.loads(st.to_bytes())["state"]
+    return {name: value for name, value in data.items() if name not in HIDDEN_FIELDS}
+
+
+def test_information_a_rebuilt_state_serializes_like_the_real_one_but_for_hidden_parts() -> None:
+    """Information (no id): "Everything on the table is public"; hidden are only "the
+    order of the common deck and the contents of the bag in draw order". So a state
+    rebuilt from any seat's observation saves what the real one saves (board, members
+    placed, meeting rooms), those aside: in setup, mid-game, and after setup with a
+    distinguished member (all 7 members of each family placed, wreathed or not)."""
+    distinguished = (Position("classic", 3)
+                     .members(blue={"temple*": 1, "rest": "forum"},
+                              orange={"rest": "tavern"}, yellow={"rest": "baths"})
+                     .build())
+    for real in (MunicipiumState.new("classic", 3, seed=4), midgame(), distinguished):
+        for viewer in (None, 0):
+            view = json.loads(json.dumps(real.observation(viewer)))
+            rebuilt = games.from_observation(view, 7)
+            assert isinstance(rebuilt, MunicipiumState)
+            assert public_fields(rebuilt) == public_fields(real)
+
+
+# -- M9 reshuffle, on copies ---------------------------------------------------------------
+def test_m9_a_copy_of_the_game_rebuilds_its_empty_deck_and_tells_it() -> None:
+    """M9: "an empty deck is rebuilt from the discard pile" and the reshuffle is told
+    (`reshuffle` event); a clone, a saved-and-loaded game and a state rebuilt from an
+    observation have no events of their own yet and behave like the game when their
+    deck runs out."""
+    real = (Position().members(blue={"rest": "temple"}, orange={"rest": "temple"},
+                               yellow={"rest": "temple"})
+            .deck(discard=COMMON_DECK).build())
+    rebuilt = games.from_observation(real.observation(1), 3)
+    loaded = games.load(real.to_bytes())
+    for copy in (real.clone(), loaded, rebuilt):
+        assert isinstance(copy, MunicipiumState)
+        assert copy.events == [] and copy.deck == []
+        assert copy.draw_card() in COMMON_DECK
+        assert of_kind(copy.events, "reshuffle") == [{"cards": 12}]
+        assert len(copy.deck) == 11 and copy.discard == []
