@@ -29,6 +29,7 @@ from arena.local import GameSpec, SeriesStats, play_game, run_games
 from bots import bot_names
 from curia.arena_cli import add_arena
 from curia.cards import add_cards
+from curia.league_cli import add_league
 from curia.remote import add_loadtest, add_serve, add_watch, play_through_service
 from curia.render import PlayLog, final_of_state, print_result
 from curia.replay import add_replay
@@ -330,7 +331,7 @@ def _yes(flag: bool) -> str:
 #: Each function adds one subcommand to the parser (see the module docstring).
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
     add_play, add_simulate, add_games, add_serve, add_watch, add_loadtest, add_arena,
-    add_replay, add_cards]
+    add_replay, add_cards, add_league]
 
 
 def build_parser() -> argparse.ArgumentParser:

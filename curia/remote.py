@@ -13,11 +13,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import io
 import socket
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 import grpc
@@ -29,8 +30,9 @@ from curia.render import final_of_view, print_result, print_updates
 from curia.v1 import game_service_pb2 as pb
 from games import GAMES, default_game
 from games.core import JSON
+from league.agent import start_agent
 from service.access import AccessPolicy, CreateRateLimit
-from service.channels import SecurityConfigError, ServerTls, read_admin_token
+from service.channels import ClientSecurity, SecurityConfigError, ServerTls, read_admin_token
 from service.redis_server import APPENDFSYNC, DEFAULT_APPENDFSYNC, EmbeddedRedis, free_port
 from service.retry import RetryingClient, StreamInterrupted, describe_error
 from service.server import LOOPBACK, BackgroundServer, ServeOptions, ServerRules, serve
@@ -98,6 +100,9 @@ def add_serve(subparsers: Any) -> None:
     security.add_argument("--autoplay-limit", type=int, default=64,
                           help="server decisions (time-outs, forfeited seats) in a row "
                                "after which a game ends as abandoned (default 64)")
+    parser.add_argument("--no-league-agent", action="store_true",
+                        help="do not run a league matchmaker in this process (by default "
+                             "each process runs one; one at a time works: docs/league.md)")
     parser.set_defaults(run=run_serve, parser=parser)
 
 
@@ -129,7 +134,20 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
                         finished_ttl=args.finished_ttl, idle_ttl=args.idle_ttl,
                         log_level=args.log_level, tls=tls,
                         rules=ServerRules(access, args.autoplay_limit),
-                        http_port=args.http_port, http_host=args.http_host)
+                        http_port=args.http_port, http_host=args.http_host,
+                        alongside=None if args.no_league_agent else league_agent(tls, token))
+
+
+def league_agent(tls: ServerTls | None, admin_token: str | None
+                 ) -> Callable[[int, str], Callable[[], None]]:
+    """How `curia serve` starts its league agent (league/agent.py) once it serves: a
+    client of its own port, with the operator credential (and, with TLS, the client
+    settings of the environment: CURIA_TLS_CA…)."""
+    def start(port: int, redis_url: str) -> Callable[[], None]:
+        security = ClientSecurity.from_env() if tls else ClientSecurity()
+        security = dataclasses.replace(security, admin_token=admin_token)
+        return start_agent(f"{LOOPBACK}:{port}", redis_url, security)
+    return start
 
 
 def web_host(host: str) -> str:

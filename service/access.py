@@ -50,6 +50,15 @@ class CreateRateLimit:
             self._buckets[peer] = (tokens - 1.0 if allowed else tokens, now)
             return allowed
 
+    def available(self, peer: str, now: float | None = None) -> bool:
+        """Whether `allow` would allow a call now (nothing is taken)."""
+        if self.per_minute <= 0:
+            return True
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            tokens, last = self._buckets.get(peer, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - last) * self.per_minute / 60) >= 1.0
+
     def _forget_idle(self, now: float) -> None:
         if len(self._buckets) > 10_000:
             self._buckets = {peer: (tokens, last) for peer, (tokens, last)

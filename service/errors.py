@@ -22,6 +22,15 @@ class ServiceError(Exception):
         self.message = message
 
 
+class Refused(Exception):
+    """A call answered with a status other than OK (nothing was changed): a ServiceError
+    once logged and counted, or the store away."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
 def invalid(message: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument", message)
 

@@ -32,13 +32,14 @@ from prometheus_client import start_http_server
 
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
-from service.access import AccessPolicy
+from service.access import AccessPolicy, CreateRateLimit, peer_host
 from service.channels import ServerTls
-from service.errors import ServiceError, invalid
+from service.errors import Refused, ServiceError, invalid
 from service.health import StoreOutage, follow_store
 from service.http_gateway import Gateway, start_gateway
 from service.keeper import DEFAULT_AUTOPLAY_LIMIT, GameKeeper
 from service.metrics import ACTIVE_GAMES, DECISIONS_REJECTED, OPEN_STREAMS, RPC_SECONDS, series
+from service.play import PlayStream, Replaced, open_play
 from service.redis_link import out_of_memory
 from service.redis_server import DEFAULT_APPENDFSYNC, EmbeddedRedis
 from service.store import DEFAULT_IDLE_TTL, GameStore
@@ -56,6 +57,8 @@ REFLECTION_V1_FILE = "grpc/reflection/v1/reflection.proto"
 #: restart would not bring Redis back).
 LIVENESS = "liveness"
 MAX_REQUEST_BYTES = 64 * 1024
+#: Wrong bot keys an address may send a minute (and at once) before it must wait.
+BAD_KEYS_PER_MINUTE, BAD_KEYS_BURST = 30, 30
 #: On SIGTERM, seconds of NOT_SERVING before the server stops accepting calls.
 DRAIN_SECONDS = 1.0
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
@@ -108,14 +111,6 @@ def add_game_service(servicer: GameService, server: grpc.aio.Server) -> None:
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
 
 
-class Refused(Exception):
-    """A call answered with a status other than OK (nothing was changed)."""
-
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
-
-
 def _check_parsed(request: Any) -> None:
     if isinstance(request, MalformedRequest):
         raise invalid(f"malformed request: {request.error}")
@@ -127,6 +122,7 @@ class GameService(pb_grpc.GameServiceServicer):
     def __init__(self, keeper: GameKeeper, outage: StoreOutage | None = None) -> None:
         self.keeper = keeper
         self.outage = outage or StoreOutage()
+        self.bad_keys = CreateRateLimit(BAD_KEYS_PER_MINUTE, BAD_KEYS_BURST)
 
     async def _answer(self, method: str, request: Any,
                       handler: Callable[[Any], Awaitable[Response]]) -> Response:
@@ -249,6 +245,41 @@ class GameService(pb_grpc.GameServiceServicer):
                 yield await self._session_reply(request)
         finally:
             OPEN_STREAMS.dec()
+
+    async def Play(self, requests: AsyncIterator[Any],
+                   context: grpc.aio.ServicerContext) -> AsyncIterator[pb.PlayMessage]:
+        """A league bot's stream (service/play.py); refused at once without a valid key."""
+        OPEN_STREAMS.inc()
+        try:
+            stream = await self._open_play(context)
+            async for message in stream.run(requests):
+                yield message
+        except ServiceError as error:
+            log.info("refused", extra={"method": "Play", "code": error.code.name,
+                                       "reason": error.reason})
+            await context.abort(error.code, error.message)
+        except Replaced:
+            await context.abort(grpc.StatusCode.ABORTED,
+                                "a newer Play stream of this bot took over")
+        except REDIS_AWAY as error:
+            self.outage.failed("Play", error)
+            await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
+        finally:
+            OPEN_STREAMS.dec()
+
+    async def _open_play(self, context: grpc.aio.ServicerContext) -> PlayStream:
+        """The Play stream of the call's bot key. An address that sent more than
+        `BAD_KEYS_PER_MINUTE` wrong keys (a burst of `BAD_KEYS_BURST`) waits."""
+        peer = peer_host(context.peer())
+        if not self.bad_keys.available(peer):
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "bad_key_rate",
+                               "too many wrong bot keys from this address: wait a minute")
+        try:
+            return await open_play(self.keeper, self._answer, context.invocation_metadata())
+        except ServiceError as error:
+            if error.code == grpc.StatusCode.UNAUTHENTICATED:
+                self.bad_keys.allow(peer)
+            raise
 
     async def _session_reply(self, request: Any) -> pb.SessionResponse:
         if isinstance(request, MalformedRequest):
@@ -466,6 +497,9 @@ class ServeOptions:
     http_port: int | None = None
     #: Its address: loopback unless told, whatever the gRPC port binds.
     http_host: str = LOOPBACK
+    #: Started once the server is ready, with its port and Redis URL (the CLI's league
+    #: agent); returns the function that stops it, called before the server stops.
+    alongside: Callable[[int, str], Callable[[], None]] | None = None
 
     def bind_host(self) -> str:
         if self.host is not None:
@@ -514,7 +548,10 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
         if ready is not None:
             ready(port, shown)
         background = asyncio.create_task(run_background(running, stop))
+        stop_alongside = options.alongside(port, redis_url) if options.alongside else None
         await stop.wait()
+        if stop_alongside is not None:
+            await loop.run_in_executor(None, stop_alongside)
         if gateway is not None:
             await gateway.stop()
         await stop_server(running, grace=2.0, drain=DRAIN_SECONDS)

@@ -30,7 +30,8 @@ PLUGIN = "tests.plugins.guess"
 GENERIC = [*sorted((REPO / "service").glob("*.py")), *sorted((REPO / "arena").glob("*.py")),
            *sorted((REPO / "curia").glob("*.py")), REPO / "games" / "core.py",
            REPO / "games" / "__init__.py", REPO / "bots" / "__init__.py",
-           REPO / "bots" / "grpc_player.py"]
+           REPO / "bots" / "grpc_player.py", REPO / "bots" / "play_client.py",
+           *sorted((REPO / "league").glob("*.py"))]
 
 
 @pytest.fixture(scope="module", autouse=True)

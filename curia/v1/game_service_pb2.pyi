@@ -480,3 +480,144 @@ class CallStatus(_message.Message):
     code: int
     message: str
     def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
+class PlayRequest(_message.Message):
+    __slots__ = ("hello", "decision", "resign")
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
+    hello: PlayHello
+    decision: PlayDecision
+    resign: PlayResign
+    def __init__(self, hello: _Optional[_Union[PlayHello, _Mapping]] = ..., decision: _Optional[_Union[PlayDecision, _Mapping]] = ..., resign: _Optional[_Union[PlayResign, _Mapping]] = ...) -> None: ...
+
+class PlayHello(_message.Message):
+    __slots__ = ("concurrency", "opponent_decisions", "client")
+    CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_FIELD_NUMBER: _ClassVar[int]
+    concurrency: int
+    opponent_decisions: bool
+    client: str
+    def __init__(self, concurrency: _Optional[int] = ..., opponent_decisions: _Optional[bool] = ..., client: _Optional[str] = ...) -> None: ...
+
+class PlayDecision(_message.Message):
+    __slots__ = ("game_id", "decision", "expected_version", "request_id", "expected_lineage")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_LINEAGE_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    decision: Decision
+    expected_version: int
+    request_id: str
+    expected_lineage: str
+    def __init__(self, game_id: _Optional[str] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., expected_version: _Optional[int] = ..., request_id: _Optional[str] = ..., expected_lineage: _Optional[str] = ...) -> None: ...
+
+class PlayResign(_message.Message):
+    __slots__ = ("game_id", "reason")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    reason: str
+    def __init__(self, game_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class PlayMessage(_message.Message):
+    __slots__ = ("welcome", "game_started", "turn", "update", "game_ended", "ack", "refusal")
+    WELCOME_FIELD_NUMBER: _ClassVar[int]
+    GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    ACK_FIELD_NUMBER: _ClassVar[int]
+    REFUSAL_FIELD_NUMBER: _ClassVar[int]
+    welcome: PlayWelcome
+    game_started: PlayGameStarted
+    turn: View
+    update: PlayUpdate
+    game_ended: PlayGameEnded
+    ack: PlayAck
+    refusal: PlayRefusal
+    def __init__(self, welcome: _Optional[_Union[PlayWelcome, _Mapping]] = ..., game_started: _Optional[_Union[PlayGameStarted, _Mapping]] = ..., turn: _Optional[_Union[View, _Mapping]] = ..., update: _Optional[_Union[PlayUpdate, _Mapping]] = ..., game_ended: _Optional[_Union[PlayGameEnded, _Mapping]] = ..., ack: _Optional[_Union[PlayAck, _Mapping]] = ..., refusal: _Optional[_Union[PlayRefusal, _Mapping]] = ...) -> None: ...
+
+class PlayWelcome(_message.Message):
+    __slots__ = ("bot", "league", "concurrency", "game_ids")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    LEAGUE_FIELD_NUMBER: _ClassVar[int]
+    CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
+    GAME_IDS_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    league: str
+    concurrency: int
+    game_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bot: _Optional[str] = ..., league: _Optional[str] = ..., concurrency: _Optional[int] = ..., game_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PlayGameStarted(_message.Message):
+    __slots__ = ("game_id", "seat", "game", "variant", "num_seats", "seat_names", "time_control", "rated", "options")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    RATED_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    game: str
+    variant: str
+    num_seats: int
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    time_control: TimeControl
+    rated: bool
+    options: _containers.ScalarMap[str, int]
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., rated: _Optional[bool] = ..., options: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
+class PlayUpdate(_message.Message):
+    __slots__ = ("game_id", "change")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    CHANGE_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    change: WatchGameResponse
+    def __init__(self, game_id: _Optional[str] = ..., change: _Optional[_Union[WatchGameResponse, _Mapping]] = ...) -> None: ...
+
+class PlayGameEnded(_message.Message):
+    __slots__ = ("game_id", "seat", "result")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    result: GameResult
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
+
+class PlayAck(_message.Message):
+    __slots__ = ("request_id", "game_id", "version", "duplicate")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    game_id: str
+    version: int
+    duplicate: bool
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., version: _Optional[int] = ..., duplicate: _Optional[bool] = ...) -> None: ...
+
+class PlayRefusal(_message.Message):
+    __slots__ = ("request_id", "game_id", "status")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    game_id: str
+    status: CallStatus
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., status: _Optional[_Union[CallStatus, _Mapping]] = ...) -> None: ...

@@ -100,6 +100,11 @@ class GameServiceStub:
                 request_serializer=curia_dot_v1_dot_game__service__pb2.SessionRequest.SerializeToString,
                 response_deserializer=curia_dot_v1_dot_game__service__pb2.SessionResponse.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/curia.v1.GameService/Play',
+                request_serializer=curia_dot_v1_dot_game__service__pb2.PlayRequest.SerializeToString,
+                response_deserializer=curia_dot_v1_dot_game__service__pb2.PlayMessage.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -193,6 +198,19 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """A league bot's one stream (docs/league.md): authenticated by its bot key, sent as
+        `authorization: Bearer <key>` metadata, it carries every game the league's
+        matchmaker gives the bot. The server sends each game's start, the bot's view whenever
+        it must decide (with its deadline), the other seats' public decisions if the bot
+        asked for them, and each game's end; the bot sends its decisions (each with a
+        request id) on the same stream. Seat tokens stay on the server. Reconnecting resumes
+        every game the bot is in; a new stream of the same bot replaces the old one.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -240,6 +258,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.Session,
                     request_deserializer=curia_dot_v1_dot_game__service__pb2.SessionRequest.FromString,
                     response_serializer=curia_dot_v1_dot_game__service__pb2.SessionResponse.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=curia_dot_v1_dot_game__service__pb2.PlayRequest.FromString,
+                    response_serializer=curia_dot_v1_dot_game__service__pb2.PlayMessage.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -506,6 +529,33 @@ class GameService:
             '/curia.v1.GameService/Session',
             curia_dot_v1_dot_game__service__pb2.SessionRequest.SerializeToString,
             curia_dot_v1_dot_game__service__pb2.SessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/curia.v1.GameService/Play',
+            curia_dot_v1_dot_game__service__pb2.PlayRequest.SerializeToString,
+            curia_dot_v1_dot_game__service__pb2.PlayMessage.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,230 @@
+"""The league agent: records finished games and starts new ones, one holder per league.
+
+Every `curia serve` process runs an agent (and `curia league run` runs one alone); for
+each league, the agent holding its lease (a Redis key that lapses `LEASE_MS` after its
+holder's last renewal) does the work, so a league has one matchmaker at a time and
+another process takes over within seconds of its holder's death. Both of its jobs are
+safe to redo after a crash:
+
+* recording: a game found finished (its spectator view, through the public API) is
+  recorded by one script that adds its id to the league's `rated` set and, only if it
+  was not there, appends the result and frees the bots' slots: exactly once;
+* matchmaking: a game is created (CreateGame, the operator credential), then its seat
+  tokens are given to its bots' Play streams and it joins the live games, in one
+  transaction. A holder that dies between the two leaves a game no bot plays: it is
+  never rated.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import secrets
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+from redis import Redis
+from redis.exceptions import RedisError
+
+from curia.v1 import game_service_pb2 as pb
+from league.ladder import ladder
+from league.matchmaking import UNRATED_MARGIN, Candidate, next_table
+from league.registry import Leagues, LeagueSettings
+from service.channels import ClientSecurity
+from service.client import CuriaClient
+from service.leagues import league_key, now_ms, seats_key
+
+log = logging.getLogger("curia.league")
+
+#: A lease lapses this long after its holder's last renewal.
+LEASE_MS = 3_000
+#: Seconds between two rounds of an agent's work.
+TICK_S = 0.25
+
+#: Takes or renews the lease KEYS[1] for holder ARGV[1], ARGV[2] ms; 1 if held.
+LEASE_SCRIPT = """
+local holder = redis.call('GET', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+#: Records a finished game once. KEYS: rated, results, live, then each bot's seats hash.
+#: ARGV: game id, result JSON. 1 if recorded now, 0 if it had been.
+RECORD_SCRIPT = """
+for i = 4, #KEYS do redis.call('HDEL', KEYS[i], ARGV[1]) end
+redis.call('HDEL', KEYS[3], ARGV[1])
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+return 1
+"""
+
+
+class LeagueAgent:
+    """One process's agent (see the module docstring)."""
+
+    def __init__(self, redis: Any, client: CuriaClient, seed: int | None = None) -> None:
+        self.redis = redis
+        self.client = client
+        self.leagues = Leagues(redis)
+        self.holder = secrets.token_hex(8)
+        self.rng = random.Random(seed)
+        self._lease = redis.register_script(LEASE_SCRIPT)
+        self._record = redis.register_script(RECORD_SCRIPT)
+
+    def run(self, stop: threading.Event) -> None:
+        """Work until `stop` is set; an error in one round is logged, the next one runs."""
+        while not stop.wait(TICK_S):
+            try:
+                self.work_once()
+            except (grpc.RpcError, RedisError, OSError) as error:  # the service or store away
+                log.info("league agent: %s", error)
+            except Exception:
+                log.exception("league agent: round failed")
+
+    def work_once(self) -> None:
+        for league in self.leagues.names():
+            if self.hold(league):
+                self.tend(self.leagues.settings(league))
+
+    def hold(self, league: str) -> bool:
+        return bool(self._lease(keys=[league_key(league, "lease")],
+                                args=[self.holder, LEASE_MS]))
+
+    def tend(self, settings: LeagueSettings) -> None:
+        self.record_finished(settings)
+        if settings.status == "open":
+            self.start_games(settings)
+
+    # -- recording -------------------------------------------------------------------------
+    def record_finished(self, settings: LeagueSettings) -> int:
+        """Record the live games that have ended; how many were recorded now."""
+        recorded = 0
+        for game_id, table in self.leagues.live(settings.name).items():
+            view = self.client.view(game_id)
+            if view.status == pb.GAME_STATUS_FINISHED:
+                recorded += self.record(settings, game_id, table, view)
+        return recorded
+
+    def record(self, settings: LeagueSettings, game_id: str, table: dict[str, Any],
+               view: pb.View) -> int:
+        seating = table["seating"]
+        result = view.result
+        forfeits = sorted(score.seat for score in result.scores if score.forfeited)
+        row = {"game_id": game_id, "seating": seating, "ended_ms": now_ms(),
+               "ranking": [list(group.seats) for group in result.ranking],
+               "forfeits": forfeits, "reason": result.reason,
+               "reasons": {str(score.seat): score.forfeit_reason for score in result.scores
+                           if score.forfeited and score.forfeit_reason},
+               "rated": table.get("rated", settings.rated)}
+        if not row["ranking"]:  # ended with no result (abandoned): kept, never rated
+            row["void"] = result.reason or "no result"
+        name = settings.name
+        keys = [league_key(name, "rated"), league_key(name, "results"),
+                league_key(name, "live"),
+                *(seats_key(name, bot) for bot in seating)]
+        done = int(self._record(keys=keys, args=[game_id, json.dumps(row)]))
+        if done:
+            self.snapshot(settings, game_id)
+        return done
+
+    def snapshot(self, settings: LeagueSettings, game_id: str) -> None:
+        """Append the ladder after `game_id` to the league's rating history."""
+        rows = ladder(self.leagues.results(settings.name), settings.provisional_games)
+        entry = {"game_id": game_id, "ms": now_ms(),
+                 "ratings": {row.bot: [round(row.elo, 1), round(row.low, 1),
+                                       round(row.high, 1)] for row in rows}}
+        self.redis.rpush(league_key(settings.name, "history"), json.dumps(entry))
+
+    # -- matchmaking -----------------------------------------------------------------------
+    def start_games(self, settings: LeagueSettings) -> int:
+        """Start games while enough connected bots have a free slot; how many started."""
+        started = 0
+        room = self.room(settings)
+        candidates = self.candidates(settings) if room else []
+        while started < room and (table := next_table(candidates, settings.seats,
+                                                      self.rng)) is not None:
+            self.start(settings, table)
+            started += 1
+            candidates = self.candidates(settings)
+        return started
+
+    def room(self, settings: LeagueSettings) -> int:
+        """Games the league may still start (`max_games`; a large number if no end)."""
+        if not settings.max_games:
+            return 1 << 30
+        name = settings.name
+        played = self.redis.scard(league_key(name, "rated")) + self.redis.hlen(
+            league_key(name, "live"))
+        return max(0, settings.max_games - int(played))
+
+    def candidates(self, settings: LeagueSettings) -> list[Candidate]:
+        name = settings.name
+        online = self.leagues.online(name)
+        if not online:
+            return []
+        accounts = self.leagues.bots(name)
+        capacity = {_text(bot): int(n) for bot, n in
+                    self.redis.hgetall(league_key(name, "capacity")).items()}
+        last = {_text(bot): frozenset(json.loads(table)) for bot, table in
+                self.redis.hgetall(league_key(name, "last_table")).items()}
+        rows = {row.bot: row for row in ladder(self.leagues.results(name),
+                                               settings.provisional_games)}
+        found = []
+        for bot in online:
+            if accounts.get(bot, {}).get("status") != "active":
+                continue
+            if self.redis.hlen(seats_key(name, bot)) >= capacity.get(bot, 1):
+                continue
+            row = rows.get(bot)
+            found.append(Candidate(bot, row.elo if row else 1500.0,
+                                   (row.high - row.low) / 2 if row else UNRATED_MARGIN,
+                                   row.games if row else 0, last.get(bot, frozenset())))
+        return found
+
+    def start(self, settings: LeagueSettings, table: tuple[str, ...]) -> str:
+        created = self.client.create_game(
+            settings.game, settings.variant, settings.seats, options=settings.options,
+            decision_ms=settings.decision_ms, bank_ms=settings.bank_ms, on_timeout="forfeit")
+        name = settings.name
+        live = {"seating": list(table), "created_ms": now_ms(), "rated": settings.rated,
+                "game": settings.game, "variant": settings.variant,
+                "options": settings.options, "decision_ms": settings.decision_ms,
+                "bank_ms": settings.bank_ms}
+        tokens = {credential.seat: credential.token for credential in created.seats}
+        pipe = self.redis.pipeline(transaction=True)
+        for seat, bot in enumerate(table):
+            pipe.hset(seats_key(name, bot), created.game_id, tokens[seat])
+            pipe.hset(league_key(name, "last_table"), bot, json.dumps(sorted(table)))
+        pipe.hset(league_key(name, "live"), created.game_id, json.dumps(live))
+        pipe.execute()
+        log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))
+        return str(created.game_id)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def start_agent(target: str, redis_url: str, security: ClientSecurity) -> Callable[[], None]:
+    """Run an agent in a daemon thread against the server at `target`; the function
+    returned stops it."""
+    redis = Redis.from_url(redis_url, socket_timeout=5)
+    client = CuriaClient(target, timeout=10, security=security)
+    agent = LeagueAgent(redis, client)
+    stop = threading.Event()
+    thread = threading.Thread(target=agent.run, args=(stop,), name="league-agent",
+                              daemon=True)
+    thread.start()
+
+    def stop_agent() -> None:
+        stop.set()
+        thread.join(timeout=5)
+        client.close()
+        redis.close()
+    return stop_agent

@@ -1,0 +1,300 @@
+"""The Play stream: one authenticated stream per league bot, carrying all of its games.
+
+The server holds the seat tokens (in the league's `seats:BOT` hash, written by the
+matchmaker); the bot only ever shows its bot key. For each of the bot's games a watcher
+follows the game as that seat (`GameKeeper.watch`) and sends the game's start, the view
+whenever the bot must decide, the others' public decisions when asked for, and the end.
+Decisions come back on the same stream and are submitted with the seat's token, through
+the same checks as SubmitDecision. Presence (the bot is connected, and how many games it
+takes) is kept in the league's keys for the matchmaker; a newer stream of the same bot
+takes over from an older one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+
+from curia.v1 import game_service_pb2 as pb
+from service.errors import Refused, ServiceError
+from service.keeper import GameKeeper
+from service.leagues import (
+    PRESENCE_MS,
+    BotAccount,
+    BotKeys,
+    league_key,
+    now_ms,
+    seats_key,
+)
+
+log = logging.getLogger("curia.play")
+
+#: Seconds a new stream has to send its hello.
+HELLO_TIMEOUT_S = 30.0
+#: Seconds between looks for new games and renewals of the stream's presence.
+LOOK_EVERY_S = 0.25
+RENEW_EVERY_S = 3.0
+#: Seconds before a game's watcher tries again after the store was away.
+WATCH_RETRY_S = 1.0
+
+Answer = Callable[[str, Any, Callable[[Any], Awaitable[Any]]], Awaitable[Any]]
+
+
+class Replaced(Exception):
+    """A newer Play stream of the same bot took over."""
+
+
+class PlayStream:
+    """One bot's Play stream (see the module docstring)."""
+
+    def __init__(self, keeper: GameKeeper, answer: Answer, account: BotAccount) -> None:
+        self.keeper = keeper
+        self.answer = answer
+        self.account = account
+        self.redis: Any = keeper.store.redis
+        self.stream_id = secrets.token_hex(8)
+        self.outbox: asyncio.Queue[pb.PlayMessage | None] = asyncio.Queue()
+        self.watchers: dict[str, asyncio.Task[None]] = {}
+        self.tokens: dict[str, str] = {}
+        self.opponent_decisions = False
+        self.replaced = False
+
+    def key(self, part: str) -> str:
+        return league_key(self.account.league, part)
+
+    async def run(self, requests: AsyncIterator[Any]) -> AsyncIterator[pb.PlayMessage]:
+        """The stream's messages, from the welcome to the bot's hanging up."""
+        hello = await _first_hello(requests)
+        granted = await self._take_over(hello)
+        games = await self._look_for_games()
+        yield pb.PlayMessage(welcome=pb.PlayWelcome(
+            bot=self.account.bot, league=self.account.league, concurrency=granted,
+            game_ids=sorted(games)))
+        helpers = [asyncio.create_task(self._read(requests)),
+                   asyncio.create_task(self._keep())]
+        try:
+            while (message := await self.outbox.get()) is not None:
+                yield message
+            if self.replaced:
+                raise Replaced
+        finally:
+            for task in (*helpers, *self.watchers.values()):
+                task.cancel()
+            await self._leave()
+
+    # -- presence ------------------------------------------------------------------------
+    async def _take_over(self, hello: pb.PlayHello) -> int:
+        """Register this stream as the bot's (replacing any other) and its concurrency."""
+        self.opponent_decisions = hello.opponent_decisions
+        granted = await self._concurrency(hello.concurrency)
+        bot = self.account.bot
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self.key("streams"), bot, self.stream_id)
+            pipe.hset(self.key("capacity"), bot, granted)
+            pipe.zadd(self.key("online"), {bot: now_ms() + PRESENCE_MS})
+            if hello.client:
+                pipe.hset(self.key("clients"), bot, hello.client[:80])
+            await pipe.execute()
+        return granted
+
+    async def _concurrency(self, asked: int) -> int:
+        conf = await self.redis.hmget(self.key("conf"), "concurrency", "max_concurrency")
+        default, limit = (int(value or 1) for value in conf)
+        return min(asked or default, limit)
+
+    async def _still_mine(self) -> bool:
+        owner = await self.redis.hget(self.key("streams"), self.account.bot)
+        return owner is not None and _text(owner) == self.stream_id
+
+    async def _renew(self) -> None:
+        if not await self._still_mine():
+            self.replaced = True
+            await self.outbox.put(None)
+            return
+        await self.redis.zadd(self.key("online"), {self.account.bot: now_ms() + PRESENCE_MS})
+
+    async def _leave(self) -> None:
+        with contextlib.suppress(Exception):  # the store may be away: presence lapses
+            if await self._still_mine():
+                async with self.redis.pipeline(transaction=True) as pipe:
+                    pipe.hdel(self.key("streams"), self.account.bot)
+                    pipe.zrem(self.key("online"), self.account.bot)
+                    await pipe.execute()
+
+    # -- the bot's games -------------------------------------------------------------------
+    async def _keep(self) -> None:
+        """Renew the presence and start a watcher for each new game, until cancelled."""
+        last_renewal = asyncio.get_running_loop().time()
+        while True:
+            await asyncio.sleep(LOOK_EVERY_S)
+            try:
+                await self._look_for_games()
+                if asyncio.get_running_loop().time() - last_renewal >= RENEW_EVERY_S:
+                    last_renewal = asyncio.get_running_loop().time()
+                    await self._renew()
+            except Exception as error:  # the store away: try again at the next look
+                log.info("play: store not reachable", extra={"error": str(error)})
+
+    async def _look_for_games(self) -> dict[str, str]:
+        found = await self.redis.hgetall(seats_key(self.account.league, self.account.bot))
+        games = {_text(game): _text(token) for game, token in found.items()}
+        for game_id, token in games.items():
+            if game_id not in self.watchers:
+                self.tokens[game_id] = token
+                self.watchers[game_id] = asyncio.create_task(self._watch(game_id, token))
+        return games
+
+    async def _watch(self, game_id: str, token: str) -> None:
+        """Follow one game as the bot's seat and tell the bot what it needs."""
+        version, lineage, started = 0, "", False
+        while True:
+            request = pb.WatchGameRequest(game_id=game_id, seat_token=token,
+                                          after_version=version, after_lineage=lineage)
+            try:
+                async for change in self.keeper.watch(request):
+                    if not started:
+                        await self.outbox.put(await self._game_started(game_id, change.view))
+                        started = True
+                    elif self.opponent_decisions and change.HasField("decision"):
+                        await self.outbox.put(pb.PlayMessage(update=pb.PlayUpdate(
+                            game_id=game_id, change=change)))
+                    version, lineage = change.version, change.view.lineage
+                    if await self._told(change.view):
+                        return
+                return
+            except ServiceError as error:
+                log.info("play: game not followed", extra={"game_id": game_id,
+                                                           "reason": error.reason})
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the store away: resume from the last version seen
+                await asyncio.sleep(WATCH_RETRY_S)
+
+    async def _told(self, view: pb.View) -> bool:
+        """Send the turn or the end a view calls for; True once the game is over."""
+        if view.status == pb.GAME_STATUS_FINISHED:
+            await self.outbox.put(pb.PlayMessage(game_ended=pb.PlayGameEnded(
+                game_id=view.game_id, seat=view.seat, result=view.result)))
+            return True
+        if view.seat in view.to_move and view.status == pb.GAME_STATUS_IN_PROGRESS:
+            await self.outbox.put(pb.PlayMessage(turn=view))
+        return False
+
+    async def _game_started(self, game_id: str, view: pb.View) -> pb.PlayMessage:
+        raw = await self.redis.hget(self.key("live"), game_id)
+        table = json.loads(raw) if raw else {}
+        return pb.PlayMessage(game_started=pb.PlayGameStarted(
+            game_id=game_id, seat=view.seat, game=view.game, variant=view.variant,
+            num_seats=len(view.seat_names),
+            seat_names=table.get("seating", list(view.seat_names)),
+            time_control=pb.TimeControl(decision_ms=table.get("decision_ms", 0),
+                                        bank_ms=table.get("bank_ms", 0)),
+            rated=table.get("rated", True), options=table.get("options", {})))
+
+    # -- what the bot sends ----------------------------------------------------------------
+    async def _read(self, requests: AsyncIterator[Any]) -> None:
+        try:
+            async for request in requests:
+                await self.outbox.put(await self._reply(request))
+        finally:
+            await self.outbox.put(None)
+
+    async def _reply(self, request: Any) -> pb.PlayMessage:
+        if not isinstance(request, pb.PlayRequest):  # server.MalformedRequest
+            return refusal(request, grpc.StatusCode.INVALID_ARGUMENT,
+                           f"malformed request: {getattr(request, 'error', 'unreadable')}")
+        kind = request.WhichOneof("kind")
+        try:
+            if kind == "decision":
+                return await self._decide(request.decision)
+            if kind == "resign":
+                return await self._resign(request.resign)
+            if kind == "hello":
+                granted = await self._take_over(request.hello)
+                return pb.PlayMessage(welcome=pb.PlayWelcome(
+                    bot=self.account.bot, league=self.account.league, concurrency=granted,
+                    game_ids=sorted(self.tokens)))
+            return refusal(request, grpc.StatusCode.INVALID_ARGUMENT,
+                           "a PlayRequest needs one of: hello, decision, resign")
+        except ServiceError as error:
+            return refusal(request, error.code, error.message)
+        except Refused as refused:
+            return refusal(request, refused.code, refused.message)
+
+    async def _token(self, game_id: str) -> str:
+        token = self.tokens.get(game_id)
+        if token is None:
+            raw = await self.redis.hget(seats_key(self.account.league, self.account.bot),
+                                        game_id)
+            if raw is None:
+                raise ServiceError(grpc.StatusCode.NOT_FOUND, "not_your_game",
+                                   f"bot {self.account.bot!r} has no game {game_id!r} in "
+                                   f"progress")
+            token = self.tokens[game_id] = _text(raw)
+        return token
+
+    async def _decide(self, decision: pb.PlayDecision) -> pb.PlayMessage:
+        submitted = pb.SubmitDecisionRequest(
+            game_id=decision.game_id, seat_token=await self._token(decision.game_id),
+            expected_version=decision.expected_version, decision=decision.decision,
+            request_id=decision.request_id, expected_lineage=decision.expected_lineage)
+        done = await self.answer("SubmitDecision", submitted, self.keeper.submit)
+        return pb.PlayMessage(ack=pb.PlayAck(request_id=decision.request_id,
+                                             game_id=decision.game_id, version=done.version,
+                                             duplicate=done.duplicate))
+
+    async def _resign(self, resign: pb.PlayResign) -> pb.PlayMessage:
+        request = pb.ResignSeatRequest(game_id=resign.game_id,
+                                       seat_token=await self._token(resign.game_id),
+                                       reason=resign.reason)
+        done = await self.answer("ResignSeat", request, self.keeper.resign)
+        return pb.PlayMessage(ack=pb.PlayAck(game_id=resign.game_id, version=done.version))
+
+
+def refusal(request: Any, code: grpc.StatusCode, message: str) -> pb.PlayMessage:
+    kind = request.WhichOneof("kind") if isinstance(request, pb.PlayRequest) else None
+    named = getattr(request, kind) if kind in ("decision", "resign") else None
+    return pb.PlayMessage(refusal=pb.PlayRefusal(
+        request_id=getattr(named, "request_id", ""), game_id=getattr(named, "game_id", ""),
+        status=pb.CallStatus(code=code.value[0], message=message)))
+
+
+async def _first_hello(requests: AsyncIterator[Any]) -> pb.PlayHello:
+    try:
+        first = await asyncio.wait_for(anext(requests), HELLO_TIMEOUT_S)
+    except (TimeoutError, StopAsyncIteration):
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "no_hello",
+                           f"a Play stream starts with a hello, within "
+                           f"{HELLO_TIMEOUT_S:.0f} s") from None
+    if not isinstance(first, pb.PlayRequest) or first.WhichOneof("kind") != "hello":
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "no_hello",
+                           "a Play stream's first message must be a hello")
+    return first.hello
+
+
+def bot_key_of(metadata: Any) -> str:
+    """The bot key in a call's `authorization: Bearer …` metadata ("" if none)."""
+    for key, value in metadata or ():
+        if key == "authorization":
+            text = value if isinstance(value, str) else value.decode(errors="replace")
+            scheme, _, token = text.partition(" ")
+            return token if scheme == "Bearer" else ""
+    return ""
+
+
+async def open_play(keeper: GameKeeper, answer: Answer, metadata: Any) -> PlayStream:
+    """The stream of the bot whose key the call carries (ServiceError if none may play)."""
+    account = await BotKeys(keeper.store.redis).account(bot_key_of(metadata))
+    return PlayStream(keeper, answer, account)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
