@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import random
+from importlib import resources
 
 import pytest
 
 import games
 from games.ciceron import effects
-from games.ciceron.cardset import load_default_card_set
+from games.ciceron.cardset import load_default_card_set, parse_card_set
 from games.ciceron.position import (
     Position,
     inconsistencies,
@@ -269,3 +270,42 @@ def test_an_assassinated_senator_is_discarded_and_told_so() -> None:
     assert of_kind(st.events, "discard") == [{"family": "iulii", "senator": CATO,
                                               "why": "assassinated"}]
     assert st.families[1]["senators"] == [HORTENSIUS] and CATO in st.discarded
+
+
+# -- guild powers from another card set (C3), the draft's fixed draws, trims after a turn -------
+def test_cards_doc_a_limit_guild_power_raises_the_cenacle_limit_during_the_next_turn() -> None:
+    """C3 (a host may load another card set) and docs/ciceron-cards.md, `[guild_powers]`:
+    a `limit` guild power raises the family's cénacle limit during the next turn (C-C7)."""
+    text = resources.files("games.ciceron").joinpath("cards.toml").read_text(encoding="utf-8")
+    stand_in = 'artisans = { kind = "extra_recruit" }'
+    assert stand_in in text
+    cards = parse_card_set(text.replace(stand_in, 'artisans = { kind = "limit", amount = 1 }'))
+    st = (Position(3, cards=cards).at("turn", turn=2).princeps("aemilii")
+          .guild_powers(iulii=["artisans"]).build())
+    assert step(st) == "election"
+    assert of_kind(st.events, "guild-power") == [{"family": "iulii", "guild": "artisans",
+                                                  "target": None}]
+    limits = [board["cenacle_limit"] for board in st.observation(None)["boards"]]
+    assert limits == [4, 5, 4]
+
+
+def test_a_white_senator_fixed_twice_for_the_draft_is_refused_by_name() -> None:
+    """C-C1 and the position builder's `draws.white`: the draft packet holds distinct white
+    senators; fixing one twice is a ValueError that names it."""
+    with pytest.raises(ValueError, match=f"white senator '{HORTENSIUS}' is dealt twice"):
+        Position(3).at("draft").draws("white", HORTENSIUS, HORTENSIUS).build()
+
+
+def test_c_c13_after_a_turn_only_a_family_over_its_limit_is_asked_to_discard() -> None:
+    """C-C13 / C-C9: when a turn-only limit ends, a family above its limit discards down to
+    it; a family exactly at its limit has nothing to discard and no step is planned for it."""
+    st = (Position(3).at("end", turn=2).princeps("aemilii")
+          .senators(aemilii=FIVE, iulii=["lucius-licinius-lucullus", "marcus-aemilius-lepidus",
+                                         "lucius-sergius-catilina", "titus-annius-milo"])
+          .effects(aemilii=["limit=1"]).build())
+    assert st.cenacle_limit(0) == st.cenacle_limit(1) == 4
+    view = st.observation(None)
+    assert view["asked"]["step"] == "trim" and view["asked"]["family"] == "aemilii"
+    assert [s for s in view["agenda"] if s["step"] == "trim"] == []
+    play(st, f"discard {CATO}")
+    assert step(st) == "election"
