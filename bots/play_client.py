@@ -114,7 +114,7 @@ class PlayClient:
             stream.cancel()
             channel.close()
 
-    def _on(self, message: pb.PlayMessage, outbox: queue.Queue[pb.PlayRequest | None]) -> None:
+    def _on(self, message: pb.PlayResponse, outbox: queue.Queue[pb.PlayRequest | None]) -> None:
         kind = message.WhichOneof("kind")
         if kind == "game_started":
             started = message.game_started

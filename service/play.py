@@ -60,7 +60,7 @@ class PlayStream:
         self.account = account
         self.redis: Any = keeper.store.redis
         self.stream_id = secrets.token_hex(8)
-        self.outbox: asyncio.Queue[pb.PlayMessage | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[pb.PlayResponse | None] = asyncio.Queue()
         self.watchers: dict[str, asyncio.Task[None]] = {}
         self.tokens: dict[str, str] = {}
         self.opponent_decisions = False
@@ -69,12 +69,12 @@ class PlayStream:
     def key(self, part: str) -> str:
         return league_key(self.account.league, part)
 
-    async def run(self, requests: AsyncIterator[Any]) -> AsyncIterator[pb.PlayMessage]:
+    async def run(self, requests: AsyncIterator[Any]) -> AsyncIterator[pb.PlayResponse]:
         """The stream's messages, from the welcome to the bot's hanging up."""
         hello = await _first_hello(requests)
         granted = await self._take_over(hello)
         games = await self._look_for_games()
-        yield pb.PlayMessage(welcome=pb.PlayWelcome(
+        yield pb.PlayResponse(welcome=pb.PlayWelcome(
             bot=self.account.bot, league=self.account.league, concurrency=granted,
             game_ids=sorted(games)))
         helpers = [asyncio.create_task(self._read(requests)),
@@ -163,7 +163,7 @@ class PlayStream:
                         await self.outbox.put(await self._game_started(game_id, change.view))
                         started = True
                     elif self.opponent_decisions and change.HasField("decision"):
-                        await self.outbox.put(pb.PlayMessage(update=pb.PlayUpdate(
+                        await self.outbox.put(pb.PlayResponse(update=pb.PlayUpdate(
                             game_id=game_id, change=change)))
                     version, lineage = change.version, change.view.lineage
                     if await self._told(change.view):
@@ -181,17 +181,17 @@ class PlayStream:
     async def _told(self, view: pb.View) -> bool:
         """Send the turn or the end a view calls for; True once the game is over."""
         if view.status == pb.GAME_STATUS_FINISHED:
-            await self.outbox.put(pb.PlayMessage(game_ended=pb.PlayGameEnded(
+            await self.outbox.put(pb.PlayResponse(game_ended=pb.PlayGameEnded(
                 game_id=view.game_id, seat=view.seat, result=view.result)))
             return True
         if view.seat in view.to_move and view.status == pb.GAME_STATUS_IN_PROGRESS:
-            await self.outbox.put(pb.PlayMessage(turn=view))
+            await self.outbox.put(pb.PlayResponse(turn=view))
         return False
 
-    async def _game_started(self, game_id: str, view: pb.View) -> pb.PlayMessage:
+    async def _game_started(self, game_id: str, view: pb.View) -> pb.PlayResponse:
         raw = await self.redis.hget(self.key("live"), game_id)
         table = json.loads(raw) if raw else {}
-        return pb.PlayMessage(game_started=pb.PlayGameStarted(
+        return pb.PlayResponse(game_started=pb.PlayGameStarted(
             game_id=game_id, seat=view.seat, game=view.game, variant=view.variant,
             num_seats=len(view.seat_names),
             seat_names=table.get("seating", list(view.seat_names)),
@@ -207,7 +207,7 @@ class PlayStream:
         finally:
             await self.outbox.put(None)
 
-    async def _reply(self, request: Any) -> pb.PlayMessage:
+    async def _reply(self, request: Any) -> pb.PlayResponse:
         if not isinstance(request, pb.PlayRequest):  # server.MalformedRequest
             return refusal(request, grpc.StatusCode.INVALID_ARGUMENT,
                            f"malformed request: {getattr(request, 'error', 'unreadable')}")
@@ -219,7 +219,7 @@ class PlayStream:
                 return await self._resign(request.resign)
             if kind == "hello":
                 granted = await self._take_over(request.hello)
-                return pb.PlayMessage(welcome=pb.PlayWelcome(
+                return pb.PlayResponse(welcome=pb.PlayWelcome(
                     bot=self.account.bot, league=self.account.league, concurrency=granted,
                     game_ids=sorted(self.tokens)))
             return refusal(request, grpc.StatusCode.INVALID_ARGUMENT,
@@ -241,28 +241,28 @@ class PlayStream:
             token = self.tokens[game_id] = _text(raw)
         return token
 
-    async def _decide(self, decision: pb.PlayDecision) -> pb.PlayMessage:
+    async def _decide(self, decision: pb.PlayDecision) -> pb.PlayResponse:
         submitted = pb.SubmitDecisionRequest(
             game_id=decision.game_id, seat_token=await self._token(decision.game_id),
             expected_version=decision.expected_version, decision=decision.decision,
             request_id=decision.request_id, expected_lineage=decision.expected_lineage)
         done = await self.answer("SubmitDecision", submitted, self.keeper.submit)
-        return pb.PlayMessage(ack=pb.PlayAck(request_id=decision.request_id,
+        return pb.PlayResponse(ack=pb.PlayAck(request_id=decision.request_id,
                                              game_id=decision.game_id, version=done.version,
                                              duplicate=done.duplicate))
 
-    async def _resign(self, resign: pb.PlayResign) -> pb.PlayMessage:
+    async def _resign(self, resign: pb.PlayResign) -> pb.PlayResponse:
         request = pb.ResignSeatRequest(game_id=resign.game_id,
                                        seat_token=await self._token(resign.game_id),
                                        reason=resign.reason)
         done = await self.answer("ResignSeat", request, self.keeper.resign)
-        return pb.PlayMessage(ack=pb.PlayAck(game_id=resign.game_id, version=done.version))
+        return pb.PlayResponse(ack=pb.PlayAck(game_id=resign.game_id, version=done.version))
 
 
-def refusal(request: Any, code: grpc.StatusCode, message: str) -> pb.PlayMessage:
+def refusal(request: Any, code: grpc.StatusCode, message: str) -> pb.PlayResponse:
     kind = request.WhichOneof("kind") if isinstance(request, pb.PlayRequest) else None
     named = getattr(request, kind) if kind in ("decision", "resign") else None
-    return pb.PlayMessage(refusal=pb.PlayRefusal(
+    return pb.PlayResponse(refusal=pb.PlayRefusal(
         request_id=getattr(named, "request_id", ""), game_id=getattr(named, "game_id", ""),
         status=pb.CallStatus(code=code.value[0], message=message)))
 

@@ -247,7 +247,7 @@ class GameService(pb_grpc.GameServiceServicer):
             OPEN_STREAMS.dec()
 
     async def Play(self, requests: AsyncIterator[Any],
-                   context: grpc.aio.ServicerContext) -> AsyncIterator[pb.PlayMessage]:
+                   context: grpc.aio.ServicerContext) -> AsyncIterator[pb.PlayResponse]:
         """A league bot's stream (service/play.py); refused at once without a valid key."""
         OPEN_STREAMS.inc()
         try:

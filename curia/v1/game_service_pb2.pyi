@@ -523,7 +523,7 @@ class PlayResign(_message.Message):
     reason: str
     def __init__(self, game_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
-class PlayMessage(_message.Message):
+class PlayResponse(_message.Message):
     __slots__ = ("welcome", "game_started", "turn", "update", "game_ended", "ack", "refusal")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     GAME_STARTED_FIELD_NUMBER: _ClassVar[int]

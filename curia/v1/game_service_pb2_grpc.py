@@ -103,7 +103,7 @@ class GameServiceStub:
         self.Play = channel.stream_stream(
                 '/curia.v1.GameService/Play',
                 request_serializer=curia_dot_v1_dot_game__service__pb2.PlayRequest.SerializeToString,
-                response_deserializer=curia_dot_v1_dot_game__service__pb2.PlayMessage.FromString,
+                response_deserializer=curia_dot_v1_dot_game__service__pb2.PlayResponse.FromString,
                 _registered_method=True)
 
 
@@ -262,7 +262,7 @@ def add_GameServiceServicer_to_server(servicer, server):
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
                     request_deserializer=curia_dot_v1_dot_game__service__pb2.PlayRequest.FromString,
-                    response_serializer=curia_dot_v1_dot_game__service__pb2.PlayMessage.SerializeToString,
+                    response_serializer=curia_dot_v1_dot_game__service__pb2.PlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -555,7 +555,7 @@ class GameService:
             target,
             '/curia.v1.GameService/Play',
             curia_dot_v1_dot_game__service__pb2.PlayRequest.SerializeToString,
-            curia_dot_v1_dot_game__service__pb2.PlayMessage.FromString,
+            curia_dot_v1_dot_game__service__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -4,11 +4,15 @@ operator's controls. A real Redis, a real service, real gRPC streams."""
 from __future__ import annotations
 
 import json
+import os
 import queue
+import shutil
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 import pytest
@@ -71,7 +75,7 @@ class RawPlay:
     def __init__(self, target: str, key: str, hello: pb.PlayHello | None = None) -> None:
         self.channel = grpc.insecure_channel(target)
         self.requests: queue.Queue[pb.PlayRequest | None] = queue.Queue()
-        self.received: queue.Queue[pb.PlayMessage | grpc.RpcError] = queue.Queue()
+        self.received: queue.Queue[pb.PlayResponse | grpc.RpcError] = queue.Queue()
         self.requests.put(pb.PlayRequest(hello=hello or pb.PlayHello(concurrency=1)))
         stub = pb_grpc.GameServiceStub(self.channel)
         self.stream = stub.Play(iter(self.requests.get, None),
@@ -85,7 +89,7 @@ class RawPlay:
         except grpc.RpcError as error:
             self.received.put(error)
 
-    def next(self, kind: str, timeout: float = 15.0) -> pb.PlayMessage:
+    def next(self, kind: str, timeout: float = 15.0) -> pb.PlayResponse:
         """The next message of `kind` (others are skipped); an RpcError is raised."""
         deadline = time.monotonic() + timeout
         while True:
@@ -399,3 +403,47 @@ def test_a_paused_league_starts_no_game_and_a_void_leaves_the_ladder(
 def test_the_python_client_stops_on_a_refused_key(world: World) -> None:
     with pytest.raises(KeyRefused):
         PlayClient(world.target, "curia_bot_nope", "random").run()
+
+
+# -- a bot in another language ---------------------------------------------------------------
+NODE_BOT = Path(__file__).resolve().parents[2] / "bots" / "node_league"
+
+
+@pytest.fixture(scope="module")
+def node_bot() -> Path:
+    """bots/node_league with its packages (npm install, as the arena builds Node bots)."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.fail("Node.js is missing: apt-get install nodejs npm")
+    if not (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").exists():
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=NODE_BOT,
+                       check=True, capture_output=True, timeout=300)
+    return NODE_BOT
+
+
+def test_a_node_bot_written_from_the_docs_joins_a_running_league_and_is_rated(
+        world: World, agent: LeagueAgent, node_bot: Path) -> None:
+    league = new_league(world, max_games=4, decision_ms=20_000)
+    stop = threading.Event()
+    python = PlayClient(world.target, world.leagues.add_bot(league.name, "py"), "random",
+                        concurrency=2)
+    threading.Thread(target=python.run, args=(stop,), daemon=True).start()
+    key = world.leagues.add_bot(league.name, "node")
+    process = subprocess.Popen(
+        ["node", "bot.js", "--server", world.target, "--concurrency", "2", "--games", "4"],
+        cwd=node_bot, env={"PATH": os.environ["PATH"], "CURIA_BOT_KEY": key},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        settings = world.leagues.settings(league.name)
+        deadline = time.monotonic() + 120
+        while len(world.leagues.results(league.name)) < 4:
+            assert time.monotonic() < deadline, "the league did not play its games"
+            assert process.poll() in (None, 0), process.stderr.read() if process.stderr else ""
+            agent.tend(settings)
+            time.sleep(0.1)
+        assert process.wait(timeout=30) == 0
+    finally:
+        stop.set()
+        if process.poll() is None:
+            process.kill()
+    rows = {row.bot: row for row in ladder(world.leagues.results(league.name), 10)}
+    assert rows["node"].games == 4 and rows["node"].low < rows["node"].elo < rows["node"].high
