@@ -137,8 +137,10 @@ class LeagueAgent:
         """Append the ladder after `game_id` to the league's rating history."""
         rows = ladder(self.leagues.results(settings.name), settings.provisional_games)
         entry = {"game_id": game_id, "ms": now_ms(),
-                 "ratings": {row.bot: [round(row.elo, 1), round(row.low, 1),
-                                       round(row.high, 1)] for row in rows}}
+                 "ladder": [{"bot": row.bot, "elo": round(row.elo, 1),
+                             "low": round(row.low, 1), "high": round(row.high, 1),
+                             "games": row.games, "provisional": row.provisional}
+                            for row in rows]}
         self.redis.rpush(league_key(settings.name, "history"), json.dumps(entry))
 
     # -- matchmaking -----------------------------------------------------------------------

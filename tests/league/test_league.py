@@ -348,6 +348,8 @@ def test_connected_bots_play_rated_games_within_their_concurrency(
     history = [json.loads(e) for e in world.redis.lrange(league_key(league.name, "history"),
                                                          0, -1)]
     assert [e["game_id"] for e in history] == [r["game_id"] for r in results]
+    assert [row["bot"] for row in history[-1]["ladder"]] == [row.bot for row in rows]
+    assert sum(row["games"] for row in history[-1]["ladder"]) == 2 * len(results)
 
 
 def test_a_finished_game_is_recorded_exactly_once(world: World, agent: LeagueAgent) -> None:
