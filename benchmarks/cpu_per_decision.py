@@ -6,7 +6,8 @@ divided by what it served. The bare server (benchmarks/bare_service.py: grpc.aio
 Redis GET and SET of 2 KB per call) is the ceiling of the stack; the full service is driven
 by `curia loadtest`'s players (views without the observation; GetView only when another
 seat must decide next), on Session streams, then with unary calls, then as the shipped
-bots play (a player per seat following WatchGame, submitting with unary calls).
+bots play (a player per seat following WatchGame, submitting with unary calls), then as
+league bots play (one Play stream per bot carrying all its games: benchmarks/play_driver.py).
 
     python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
 """
@@ -30,7 +31,9 @@ import grpc
 if __package__ in (None, ""):  # run as a script: the repository's packages are importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.play_driver import drive_play  # noqa: E402
 from benchmarks.service_bench import HERE, drive_bare, serve_command  # noqa: E402
+from curia.v1 import game_service_pb2 as pb  # noqa: E402
 from service.loadtest import LoadSpec, run_load  # noqa: E402
 from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
@@ -93,6 +96,28 @@ def measure_service(redis: EmbeddedRedis, seconds: float, concurrency: int,
             "submit_p99_ms": summary["latency_ms"].get("SubmitDecision", {}).get("p99")}
 
 
+def measure_play(redis: EmbeddedRedis, seconds: float, concurrency: int,
+                 encoding: int = pb.OBSERVATION_ENCODING_NONE) -> dict[str, Any]:
+    """The service under league bots on Play streams (benchmarks/play_driver.py): the
+    server's CPU includes its league agent's matchmaking and recording."""
+    port = free_port()
+    assert redis.process is not None
+    with server(serve_command(port, redis.url), port) as pid:
+        marks: dict[bool, tuple[float, float]] = {}
+
+        def window(start: bool) -> None:
+            marks[start] = (cpu_seconds(pid), cpu_seconds(redis.process.pid))
+        summary = drive_play(f"127.0.0.1:{port}", redis.url, concurrency, seconds,
+                             on_window=window, encoding=encoding)
+    used = marks[False][0] - marks[True][0]
+    redis_used = marks[False][1] - marks[True][1]
+    decisions = max(summary["decisions"], 1)
+    return {"decisions": decisions, "decisions_per_s": summary["decisions_per_s"],
+            "cpu_us_per_decision": round(used / decisions * 1e6),
+            "redis_cpu_us_per_decision": round(redis_used / decisions * 1e6),
+            "submit_p99_ms": None}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -108,8 +133,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"{lean['cpu_us_per_call']} µs)", flush=True)
             for path, unary, watch in (("Session streams", False, False),
                                        ("unary calls", True, False),
-                                       ("bots' path: WatchGame per seat", False, True)):
-                full = measure_service(redis, args.seconds, args.concurrency, unary, watch)
+                                       ("bots' path: WatchGame per seat", False, True),
+                                       ("league bots' path: one Play stream per bot",
+                                        None, None)):
+                full = (measure_play(redis, args.seconds, args.concurrency) if unary is None
+                        else measure_service(redis, args.seconds, args.concurrency,
+                                             unary, bool(watch)))
                 ratio = full["cpu_us_per_decision"] / bare["cpu_us_per_call"]
                 print(f"  service, {path}: {full['cpu_us_per_decision']} µs CPU per "
                       f"decision ({full['decisions_per_s']:.0f} decisions/s, "

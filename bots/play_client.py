@@ -99,7 +99,8 @@ class PlayClient:
         outbox: queue.Queue[pb.PlayRequest | None] = queue.Queue()
         outbox.put(pb.PlayRequest(hello=pb.PlayHello(
             concurrency=self.concurrency, opponent_decisions=self.opponent_decisions,
-            client=f"curia bots.play_client {self.bot_name}")))
+            client=f"curia bots.play_client {self.bot_name}",
+            observation_encoding=pb.OBSERVATION_ENCODING_JSON)))
         channel = open_channel(self.target)
         stub = pb_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
         stream = stub.Play(_requests(outbox, stop),

@@ -22,6 +22,7 @@ import logging
 import random
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,7 +43,9 @@ log = logging.getLogger("curia.league")
 #: A lease lapses this long after its holder's last renewal.
 LEASE_MS = 3_000
 #: Seconds between two rounds of an agent's work.
-TICK_S = 0.25
+TICK_S = 0.5
+#: Seconds between two looks at every live game (between them, only those seen ending).
+SWEEP_S = 5.0
 
 #: Takes or renews the lease KEYS[1] for holder ARGV[1], ARGV[2] ms; 1 if held.
 LEASE_SCRIPT = """
@@ -54,11 +57,13 @@ end
 return 0
 """
 
-#: Records a finished game once. KEYS: rated, results, live, then each bot's seats hash.
+#: Records a finished game once. KEYS: rated, results, live, ended, then each bot's seats
+#: hash.
 #: ARGV: game id, result JSON. 1 if recorded now, 0 if it had been.
 RECORD_SCRIPT = """
-for i = 4, #KEYS do redis.call('HDEL', KEYS[i], ARGV[1]) end
+for i = 5, #KEYS do redis.call('HDEL', KEYS[i], ARGV[1]) end
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('SREM', KEYS[4], ARGV[1])
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 return 1
@@ -76,6 +81,8 @@ class LeagueAgent:
         self.rng = random.Random(seed)
         self._lease = redis.register_script(LEASE_SCRIPT)
         self._record = redis.register_script(RECORD_SCRIPT)
+        #: league -> when its live games were all looked at last (time.monotonic)
+        self.swept: dict[str, float] = {}
 
     def run(self, stop: threading.Event) -> None:
         """Work until `stop` is set; an error in one round is logged, the next one runs."""
@@ -103,12 +110,25 @@ class LeagueAgent:
 
     # -- recording -------------------------------------------------------------------------
     def record_finished(self, settings: LeagueSettings) -> int:
-        """Record the live games that have ended; how many were recorded now."""
+        """Record the live games that have ended; how many were recorded now. The games
+        the Play streams saw end are looked at each round; every live game once every
+        `SWEEP_S` (a game no bot follows ends unseen: by time-outs, say)."""
+        name = settings.name
+        live = self.leagues.live(name)
+        now = time.monotonic()
+        if now - self.swept.get(name, 0.0) >= SWEEP_S:
+            self.swept[name] = now
+            candidates = list(live)
+        else:
+            candidates = [_text(game) for game in self.redis.smembers(league_key(name, "ended"))]
         recorded = 0
-        for game_id, table in self.leagues.live(settings.name).items():
+        for game_id in candidates:
+            if game_id not in live:
+                self.redis.srem(league_key(name, "ended"), game_id)
+                continue
             view = self.client.view(game_id)
             if view.status == pb.GAME_STATUS_FINISHED:
-                recorded += self.record(settings, game_id, table, view)
+                recorded += self.record(settings, game_id, live[game_id], view)
         return recorded
 
     def record(self, settings: LeagueSettings, game_id: str, table: dict[str, Any],
@@ -126,7 +146,7 @@ class LeagueAgent:
             row["void"] = result.reason or "no result"
         name = settings.name
         keys = [league_key(name, "rated"), league_key(name, "results"),
-                league_key(name, "live"),
+                league_key(name, "live"), league_key(name, "ended"),
                 *(seats_key(name, bot) for bot in seating)]
         done = int(self._record(keys=keys, args=[game_id, json.dumps(row)]))
         if done:
@@ -175,8 +195,7 @@ class LeagueAgent:
                     self.redis.hgetall(league_key(name, "capacity")).items()}
         last = {_text(bot): frozenset(json.loads(table)) for bot, table in
                 self.redis.hgetall(league_key(name, "last_table")).items()}
-        rows = {row.bot: row for row in ladder(self.leagues.results(name),
-                                               settings.provisional_games)}
+        rows = self.standings(name)
         found = []
         for bot in online:
             if accounts.get(bot, {}).get("status") != "active":
@@ -184,10 +203,15 @@ class LeagueAgent:
             if self.redis.hlen(seats_key(name, bot)) >= capacity.get(bot, 1):
                 continue
             row = rows.get(bot)
-            found.append(Candidate(bot, row.elo if row else 1500.0,
-                                   (row.high - row.low) / 2 if row else UNRATED_MARGIN,
-                                   row.games if row else 0, last.get(bot, frozenset())))
+            found.append(Candidate(bot, row["elo"] if row else 1500.0,
+                                   (row["high"] - row["low"]) / 2 if row else UNRATED_MARGIN,
+                                   row["games"] if row else 0, last.get(bot, frozenset())))
         return found
+
+    def standings(self, league: str) -> dict[str, dict[str, Any]]:
+        """The ladder after the last result (the rating history's last entry), by bot."""
+        last = self.redis.lindex(league_key(league, "history"), -1)
+        return {row["bot"]: row for row in json.loads(last)["ladder"]} if last else {}
 
     def start(self, settings: LeagueSettings, table: tuple[str, ...]) -> str:
         created = self.client.create_game(

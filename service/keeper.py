@@ -377,6 +377,18 @@ class GameKeeper:
         return pb.GetViewResponse(view=self._view(stored, self.states.get(stored), seat,
                                                   request.observation_encoding))
 
+    async def seat_moment(self, game_id: str, token: str, encoding: int
+                          ) -> tuple[int, str, pb.View | None]:
+        """The game's version and lineage, and the seat's view only if the seat must
+        decide or the game is over (the Play stream's look: no view built for nothing)."""
+        stored = await self.load(game_id)
+        seat = self.seat_of(stored, token, required=True)
+        stored = await self._contact(stored, seat)
+        state = self.states.get(stored)
+        needed = stored.status == "finished" or stored.ended or seat in state.to_move()
+        view = self._view(stored, state, seat, encoding) if needed else None
+        return stored.version, stored.lineage, view
+
     def _view(self, stored: StoredGame, state: GameState, seat: int | None,
               encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED) -> pb.View:
         movers = state.to_move()

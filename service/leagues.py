@@ -10,7 +10,10 @@ one Redis Cluster node. What each key holds:
 - `…:capacity`  hash: bot -> games it plays at once (from its last hello)
 - `…:seats:BOT` hash: game id -> the bot's seat token, for each game it is in
 - `…:live`      hash: game id -> JSON table (seating by bot name, created ms)
+- `…:ended`     set: games a Play stream saw end, for the agent to record at once
 - `…:results`   list: JSON results, in the order games ended; `…:rated` set: their ids
+- `…:history`   list: the ladder after each result (JSON)
+- `…:last_table` hash: bot -> the bots of its last game (JSON)
 - `…:lease`     string: the matchmaker holding the league (expires unless renewed)
 
 `curia:bot-keys` maps the SHA-256 of each bot key to "league/bot"; the key itself is

@@ -43,6 +43,9 @@ LOOK_EVERY_S = 0.25
 RENEW_EVERY_S = 3.0
 #: Seconds before a game's watcher tries again after the store was away.
 WATCH_RETRY_S = 1.0
+#: Seconds a watcher waits for a new version before it looks anyway (a game ended by the
+#: server without a new version, a missed wake-up).
+WAKE_AT_LEAST_S = 2.0
 
 Answer = Callable[[str, Any, Callable[[Any], Awaitable[Any]]], Awaitable[Any]]
 
@@ -64,6 +67,7 @@ class PlayStream:
         self.watchers: dict[str, asyncio.Task[None]] = {}
         self.tokens: dict[str, str] = {}
         self.opponent_decisions = False
+        self.encoding = pb.OBSERVATION_ENCODING_UNSPECIFIED
         self.replaced = False
 
     def key(self, part: str) -> str:
@@ -93,6 +97,7 @@ class PlayStream:
     async def _take_over(self, hello: pb.PlayHello) -> int:
         """Register this stream as the bot's (replacing any other) and its concurrency."""
         self.opponent_decisions = hello.opponent_decisions
+        self.encoding = hello.observation_encoding
         granted = await self._concurrency(hello.concurrency)
         bot = self.account.bot
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -152,11 +157,65 @@ class PlayStream:
         return games
 
     async def _watch(self, game_id: str, token: str) -> None:
-        """Follow one game as the bot's seat and tell the bot what it needs."""
+        """Follow one game as the bot's seat and tell the bot what it needs: with the
+        others' decisions (`_watch_all`), or only its turns and the end (`_watch_turns`)."""
+        follow = self._watch_all if self.opponent_decisions else self._watch_turns
+        try:
+            await follow(game_id, token)
+        except ServiceError as error:
+            log.info("play: game not followed", extra={"game_id": game_id,
+                                                       "reason": error.reason})
+
+    async def _watch_turns(self, game_id: str, token: str) -> None:
+        """Look at the game at each new version (woken by the version feed) and build the
+        seat's view only when it must decide or the game is over."""
+        started, told = False, ("", -1)
+        feed = self.keeper.store.feed
+        while True:
+            woken = feed.waiter(game_id) if feed is not None and feed.live() else None
+            try:
+                version, lineage, view = await self._moment(game_id, token)
+                if not started:
+                    full = view or (await self.keeper.view(pb.GetViewRequest(
+                        game_id=game_id, seat_token=token,
+                        observation_encoding=pb.OBSERVATION_ENCODING_NONE))).view
+                    await self.outbox.put(await self._game_started(game_id, full))
+                    started = True
+                if view is not None and (lineage, version) != told:
+                    told = (lineage, version)
+                    if await self._told(view):
+                        return
+                await self._wait(game_id, version, woken)
+            finally:
+                if woken is not None and feed is not None:
+                    feed.discard(game_id, woken)
+
+    async def _moment(self, game_id: str, token: str) -> tuple[int, str, pb.View | None]:
+        while True:
+            try:
+                return await self.keeper.seat_moment(game_id, token, self.encoding)
+            except (ServiceError, asyncio.CancelledError):
+                raise
+            except Exception:  # the store away: look again in a moment
+                await asyncio.sleep(WATCH_RETRY_S)
+
+    async def _wait(self, game_id: str, version: int, woken: asyncio.Future[None] | None
+                    ) -> None:
+        """Until the game may have changed after `version` (or a while has passed)."""
+        if woken is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(woken), WAKE_AT_LEAST_S)
+            return
+        with contextlib.suppress(Exception):  # no feed (a Cluster): a blocking read
+            await self.keeper.store.wait_log(game_id, version)
+
+    async def _watch_all(self, game_id: str, token: str) -> None:
+        """Follow one game as the bot's seat on its WatchGame stream: every change."""
         version, lineage, started = 0, "", False
         while True:
             request = pb.WatchGameRequest(game_id=game_id, seat_token=token,
-                                          after_version=version, after_lineage=lineage)
+                                          after_version=version, after_lineage=lineage,
+                                          observation_encoding=self.encoding)
             try:
                 async for change in self.keeper.watch(request):
                     if not started:
@@ -169,11 +228,7 @@ class PlayStream:
                     if await self._told(change.view):
                         return
                 return
-            except ServiceError as error:
-                log.info("play: game not followed", extra={"game_id": game_id,
-                                                           "reason": error.reason})
-                return
-            except asyncio.CancelledError:
+            except (ServiceError, asyncio.CancelledError):
                 raise
             except Exception:  # the store away: resume from the last version seen
                 await asyncio.sleep(WATCH_RETRY_S)
@@ -183,6 +238,8 @@ class PlayStream:
         if view.status == pb.GAME_STATUS_FINISHED:
             await self.outbox.put(pb.PlayResponse(game_ended=pb.PlayGameEnded(
                 game_id=view.game_id, seat=view.seat, result=view.result)))
+            with contextlib.suppress(Exception):  # the agent's sweep finds it otherwise
+                await self.redis.sadd(self.key("ended"), view.game_id)
             return True
         if view.seat in view.to_move and view.status == pb.GAME_STATUS_IN_PROGRESS:
             await self.outbox.put(pb.PlayResponse(turn=view))
