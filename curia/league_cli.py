@@ -10,27 +10,33 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from redis import Redis
 
 import bots
+from arena.config import BotManifest
+from arena.sandbox import unavailable_reason
 from league.agent import start_agent
 from league.ladder import ladder, ladder_json, ladder_text, results_csv
 from league.registry import LeagueError, Leagues, LeagueSettings
+from league.worker import Worker
 from service.channels import ClientSecurity
+from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
 
 REDIS_URL_ENV = "CURIA_REDIS_URL"
+BOTS_FOLDER = Path(bots.__file__).resolve().parent
 STATUS_VERBS = {"open": "open", "pause": "paused", "close": "closed"}
 
 
@@ -54,6 +60,9 @@ def add_league(subparsers: Any) -> None:
     add_bot.add_argument("league")
     add_bot.add_argument("bot", help="the bot's name in the league")
     add_bot.add_argument("--owner", default="", help="who runs it (shown on its page)")
+    add_bot.add_argument("--manifest", default="", metavar="BOT.TOML",
+                         help="a hosted bot: its manifest, at this path on every worker "
+                              "machine; curia league worker processes play its seats")
     for verb, help_text, runner in (
             ("new-key", "revoke a bot's key and print a new one", _run_new_key),
             ("revoke", "revoke a bot's key", _run_revoke),
@@ -82,6 +91,16 @@ def add_league(subparsers: Any) -> None:
     run = _action(actions, "run", "run a league agent (matchmaker) against a server",
                   _run_agent)
     run.add_argument("--server", required=True, metavar="HOST:PORT")
+    worker = _action(actions, "worker", "play the seats of hosted bots (any number of "
+                                        "machines)", _run_worker)
+    worker.add_argument("--server", required=True, metavar="HOST:PORT")
+    worker.add_argument("--slots", type=int, default=4, help="seats played at once "
+                                                             "(default 4)")
+    worker.add_argument("--logs", default="league-logs", help="the bots' logs (default "
+                                                              "league-logs/)")
+    worker.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
+                        help="run each bot in its sandbox: where the host can (auto, the "
+                             "default), or refuse to start without (required)")
     demo = actions.add_parser(
         "demo", help="a whole league on this machine, the shipped bots as remote processes",
         description="Start an embedded Redis and service with a league, register the "
@@ -93,6 +112,9 @@ def add_league(subparsers: Any) -> None:
     demo.add_argument("--servers", type=int, default=1,
                       help="curia serve processes on the one Redis (default 1: in this "
                            "process); the bots are spread over them")
+    demo.add_argument("--workers", type=int, default=0,
+                      help="play the bots as hosted bots on this many curia league worker "
+                           "processes instead of remote Play clients (default 0)")
     demo.add_argument("--seed", type=int, default=0, help="the bots' seeds")
     demo.set_defaults(run=run_demo, parser=demo)
 
@@ -161,7 +183,7 @@ def _run_create(args: argparse.Namespace, leagues: Leagues) -> int:
 
 
 def _run_add_bot(args: argparse.Namespace, leagues: Leagues) -> int:
-    key = leagues.add_bot(args.league, args.bot, args.owner)
+    key = leagues.add_bot(args.league, args.bot, args.owner, args.manifest)
     _print_key(args.league, args.bot, key)
     return 0
 
@@ -253,6 +275,25 @@ def _run_agent(args: argparse.Namespace, leagues: Leagues) -> int:
         stop_agent()
 
 
+def _run_worker(args: argparse.Namespace, leagues: Leagues) -> int:
+    if args.slots < 1:
+        args.parser.error("--slots must be at least 1")
+    if args.sandbox == "required" and unavailable_reason() is not None:
+        print(f"curia league worker: no sandbox on this host: {unavailable_reason()}",
+              file=sys.stderr)
+        return 1
+    with CuriaClient(args.server) as client:
+        worker = Worker(leagues.redis, client, args.server, args.slots, Path(args.logs),
+                        sandbox=args.sandbox)
+        print(f"league worker {worker.name} on {args.server}, {args.slots} slots: "
+              f"Ctrl-C to stop", flush=True)
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        with suppress(KeyboardInterrupt):
+            worker.run(stop)
+    return 0
+
+
 # -- curia league demo ------------------------------------------------------------------
 def run_demo(args: argparse.Namespace) -> int:
     if args.games < 1 or args.servers < 1:
@@ -268,13 +309,24 @@ def run_demo(args: argparse.Namespace) -> int:
         settings = leagues.create(LeagueSettings(
             name=f"demo-{args.game}", game=args.game, decision_ms=10_000, concurrency=2,
             max_games=args.games))
+        players = (f"hosted, on {args.workers} worker process(es)" if args.workers
+                   else "each a remote process with its key")
         print(f"league {settings.name}: {args.games} rated games of {args.game} between "
-              f"{', '.join(entrants)} on {len(targets)} server process(es)", flush=True)
+              f"{', '.join(entrants)} ({players}) on {len(targets)} server process(es)",
+              flush=True)
         logs = Path(folder) / "bots"
         logs.mkdir()
-        processes = [_start_bot(leagues, settings.name, entrant, targets[i % len(targets)],
-                                args.seed + i, logs)
-                     for i, entrant in enumerate(entrants)]
+        if args.workers:
+            manifests = shipped_manifests()
+            for entrant in entrants:
+                leagues.add_bot(settings.name, entrant, "the demo",
+                                str(manifests[entrant.rsplit("-", 1)[0]]))
+            processes = [_start_worker(store.url, targets[i % len(targets)], logs / f"w{i}")
+                         for i in range(args.workers)]
+        else:
+            processes = [_start_bot(leagues, settings.name, entrant,
+                                    targets[i % len(targets)], args.seed + i, logs)
+                         for i, entrant in enumerate(entrants)]
         try:
             _follow(leagues, settings.name, args.games)
         finally:
@@ -342,6 +394,23 @@ def _start_bot(leagues: Leagues, league: str, entrant: str, target: str, seed: i
             [sys.executable, "-m", "bots.play_client", "--server", target, "--bot", bot,
              "--seed", str(seed), "--concurrency", "2"],
             env=env, stdout=log_file, stderr=subprocess.STDOUT)
+
+
+def shipped_manifests() -> dict[str, Path]:
+    """The first manifest of each shipped Python gRPC bot, by bot name."""
+    found: dict[str, Path] = {}
+    for path in sorted(BOTS_FOLDER.glob("*/bot.toml")):
+        manifest = BotManifest.load(path)
+        if manifest.language == "python" and manifest.protocol == "grpc":
+            found.setdefault(manifest.name, path)
+    return found
+
+
+def _start_worker(redis_url: str, target: str, logs: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "curia", "league", "worker", "--redis-url", redis_url,
+         "--server", target, "--slots", "4", "--logs", str(logs)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def _follow(leagues: Leagues, league: str, games: int) -> None:

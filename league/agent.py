@@ -34,6 +34,7 @@ from curia.v1 import game_service_pb2 as pb
 from league.ladder import ladder
 from league.matchmaking import UNRATED_MARGIN, Candidate, next_table
 from league.registry import Leagues, LeagueSettings
+from league.worker import queue_job
 from service.channels import ClientSecurity
 from service.client import CuriaClient
 from service.leagues import league_key, now_ms, seats_key
@@ -187,10 +188,11 @@ class LeagueAgent:
 
     def candidates(self, settings: LeagueSettings) -> list[Candidate]:
         name = settings.name
-        online = self.leagues.online(name)
+        accounts = self.leagues.bots(name)
+        hosted = [bot for bot, account in accounts.items() if account.get("manifest")]
+        online = sorted({*self.leagues.online(name), *hosted})
         if not online:
             return []
-        accounts = self.leagues.bots(name)
         capacity = {_text(bot): int(n) for bot, n in
                     self.redis.hgetall(league_key(name, "capacity")).items()}
         last = {_text(bot): frozenset(json.loads(table)) for bot, table in
@@ -200,7 +202,8 @@ class LeagueAgent:
         for bot in online:
             if accounts.get(bot, {}).get("status") != "active":
                 continue
-            if self.redis.hlen(seats_key(name, bot)) >= capacity.get(bot, 1):
+            limit = capacity.get(bot, settings.concurrency)
+            if self.redis.hlen(seats_key(name, bot)) >= limit:
                 continue
             row = rows.get(bot)
             found.append(Candidate(bot, row["elo"] if row else 1500.0,
@@ -223,10 +226,14 @@ class LeagueAgent:
                 "options": settings.options, "decision_ms": settings.decision_ms,
                 "bank_ms": settings.bank_ms}
         tokens = {credential.seat: credential.token for credential in created.seats}
+        accounts = self.leagues.bots(name)
         pipe = self.redis.pipeline(transaction=True)
         for seat, bot in enumerate(table):
             pipe.hset(seats_key(name, bot), created.game_id, tokens[seat])
             pipe.hset(league_key(name, "last_table"), bot, json.dumps(sorted(table)))
+            manifest = accounts.get(bot, {}).get("manifest")
+            if manifest:  # a hosted bot: a worker plays its seat
+                queue_job(pipe, name, created.game_id, seat, bot, manifest, tokens[seat])
         pipe.hset(league_key(name, "live"), created.game_id, json.dumps(live))
         pipe.execute()
         log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import games
+from arena.config import BotManifest, ConfigError
 from service.leagues import (
     BOT_KEYS_KEY,
     LEAGUES_KEY,
@@ -147,16 +148,20 @@ class Leagues:
         found = self.redis.hgetall(league_key(league, "bots"))
         return {_text(name): json.loads(raw) for name, raw in sorted(found.items())}
 
-    def add_bot(self, league: str, bot: str, owner: str = "") -> str:
-        """Register `bot` in `league`; return its key (shown this once, stored hashed)."""
+    def add_bot(self, league: str, bot: str, owner: str = "", manifest: str = "") -> str:
+        """Register `bot` in `league`; return its key (shown this once, stored hashed).
+        With `manifest` (a bot.toml every worker machine has at that path), the bot is
+        hosted: `curia league worker` processes play its seats."""
         self.settings(league)
         try:
             check_name("bot", bot)
-        except ValueError as error:
+            if manifest:
+                manifest = str(BotManifest.load(manifest).path.resolve())
+        except (ValueError, ConfigError) as error:
             raise LeagueError(str(error)) from None
         key = new_bot_key()
         account = {"status": "active", "key": key_hash(key), "added_ms": now_ms(),
-                   "owner": owner[:80]}
+                   "owner": owner[:80], "manifest": manifest}
         if not self.redis.hsetnx(league_key(league, "bots"), bot, json.dumps(account)):
             raise LeagueError(f"league {league!r} has a bot {bot!r} already")
         self.redis.hset(BOT_KEYS_KEY, account["key"], f"{league}/{bot}")

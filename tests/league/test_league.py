@@ -10,8 +10,6 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
@@ -23,50 +21,12 @@ from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
 from league.agent import LEASE_MS, LeagueAgent
 from league.ladder import ladder
-from league.registry import LeagueError, Leagues, LeagueSettings
+from league.registry import LeagueError
 from service.client import CuriaClient
 from service.leagues import BOT_KEYS_KEY, key_hash, league_key, seats_key
-from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
+from tests.league.conftest import GAME, World, new_league
 from tests.service.conftest import wait_until
-
-GAME = "leges"
-
-
-@dataclass
-class World:
-    redis_url: str
-    target: str
-    redis: Redis
-    leagues: Leagues
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as store:
-        server = BackgroundServer(store.url)
-        target = f"127.0.0.1:{server.start()}"
-        redis = Redis.from_url(store.url)
-        try:
-            yield World(store.url, target, redis, Leagues(redis))
-        finally:
-            redis.close()
-            server.stop()
-
-
-_names = iter(range(1_000_000))
-
-
-def new_league(world: World, **settings: object) -> LeagueSettings:
-    name = f"league-{next(_names)}"
-    return world.leagues.create(LeagueSettings(name=name, game=GAME, **settings))  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def agent(world: World) -> Iterator[LeagueAgent]:
-    client = CuriaClient(world.target)
-    yield LeagueAgent(world.redis, client, seed=7)
-    client.close()
 
 
 class RawPlay:

@@ -1,0 +1,212 @@
+"""`curia league worker`: plays the seats of hosted bots, on any number of machines.
+
+A hosted bot is one whose code the host runs (`curia league add-bot … --manifest
+bot.toml`, a path every worker machine has). When the matchmaker seats one, it adds a job
+(game, seat, bot, manifest, the seat's token) to the league's `jobs` Redis Stream. Workers
+share the stream as one consumer group: each reads new jobs (XREADGROUP) up to its free
+slots, starts the bot for the seat as the arena does (its own process, in the bubblewrap
+sandbox where the host has it, its limits, its log), and once the game is over stops the
+bot and acknowledges the job (XACK, XDEL). A worker renews its jobs every `RENEW_S` (an
+XCLAIM of its own: their idle time starts again); a job idle for `TAKEOVER_MS` (its
+worker died) is taken over by another worker (XAUTOCLAIM), which starts the bot again for
+the seat: the game goes on from where it is. A bot that exits before its game ends
+forfeits its seat. Results are the league agent's to record (exactly once): a worker only
+plays.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+from redis.exceptions import RedisError, ResponseError
+
+from arena.config import BotManifest
+from arena.runner import BotProcess
+from arena.sandbox import SandboxPlan, door_for
+from curia.v1 import game_service_pb2 as pb
+from league.registry import Leagues
+from service.client import CuriaClient
+from service.leagues import league_key
+
+log = logging.getLogger("curia.league.worker")
+
+GROUP = "workers"
+#: A job not renewed for this long is taken over by another worker.
+TAKEOVER_MS = 20_000
+#: Seconds between renewals of a worker's jobs, and between looks at its games.
+RENEW_S = 5.0
+LOOK_S = 0.5
+
+
+def jobs_key(league: str) -> str:
+    return league_key(league, "jobs")
+
+
+@dataclass
+class Job:
+    """A hosted bot's seat, as the matchmaker queued it."""
+
+    league: str
+    entry: str
+    game_id: str
+    seat: int
+    bot: str
+    manifest: str
+    token: str
+    seed: int
+
+    @classmethod
+    def from_entry(cls, league: str, entry: Any, fields: dict[Any, Any]) -> Job:
+        text = {_text(k): _text(v) for k, v in fields.items()}
+        return cls(league, _text(entry), text["game_id"], int(text["seat"]), text["bot"],
+                   text["manifest"], text["token"], int(text["seed"]))
+
+
+def queue_job(redis: Any, league: str, game_id: str, seat: int, bot: str, manifest: str,
+              token: str) -> None:
+    """Add a hosted bot's seat to the league's jobs (called by the matchmaker, in its
+    transaction's pipeline or on a client)."""
+    redis.xadd(jobs_key(league), {"game_id": game_id, "seat": seat, "bot": bot,
+                                  "manifest": manifest, "token": token,
+                                  "seed": secrets.randbits(62)})
+
+
+@dataclass
+class Running:
+    """A job being played: its bot process and what must close with it."""
+
+    job: Job
+    bot: BotProcess
+    closing: contextlib.ExitStack
+
+
+@dataclass
+class Worker:
+    """One worker process's loop (see the module docstring)."""
+
+    redis: Any
+    client: CuriaClient
+    server: str
+    slots: int
+    logs: Path
+    name: str = field(default_factory=lambda: f"worker-{secrets.token_hex(4)}")
+    sandbox: str = "auto"
+    takeover_ms: int = TAKEOVER_MS
+    running: dict[str, Running] = field(default_factory=dict)
+    renewed: float = 0.0
+
+    def run(self, stop: threading.Event) -> None:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        try:
+            while not stop.is_set():
+                try:
+                    self.work_once()
+                except (RedisError, grpc.RpcError, OSError) as error:
+                    log.info("worker: %s", error)
+                stop.wait(LOOK_S)
+        finally:
+            for running in list(self.running.values()):
+                self._stop(running)  # not acknowledged: another worker takes them over
+
+    def work_once(self) -> None:
+        self.finish_ended()
+        if time.monotonic() - self.renewed >= RENEW_S:
+            self.renew()
+        for league in Leagues(self.redis).names():
+            free = self.slots - len(self.running)
+            if free <= 0:
+                break
+            for job in self.take(league, free):
+                self.start(job)
+
+    def take(self, league: str, count: int) -> list[Job]:
+        """Jobs of dead workers first, then new ones."""
+        key = jobs_key(league)
+        with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists
+            self.redis.xgroup_create(key, GROUP, id="0", mkstream=True)
+        claimed = self.redis.xautoclaim(key, GROUP, self.name, self.takeover_ms, "0-0",
+                                        count=count)[1]
+        jobs = [Job.from_entry(league, entry, fields) for entry, fields in claimed if fields]
+        if len(jobs) < count:
+            found = self.redis.xreadgroup(GROUP, self.name, {key: ">"},
+                                          count=count - len(jobs))
+            jobs += [Job.from_entry(league, entry, fields)
+                     for _, rows in found or [] for entry, fields in rows]
+        return jobs
+
+    def start(self, job: Job) -> None:
+        """Start the bot for the job's seat (a job whose game is over is done at once)."""
+        if self._over(job):
+            self._done(job)
+            return
+        closing = contextlib.ExitStack()
+        try:
+            manifest = BotManifest.load(job.manifest)
+            layout = SandboxPlan.make(self.sandbox, [manifest], [self.logs]).layout_for(
+                manifest.name)
+            door = closing.enter_context(door_for(layout, manifest.protocol, self.server))
+            bot = BotProcess.start(
+                manifest, server=self.server, game_id=job.game_id, seat=job.seat,
+                token=job.token, seed=job.seed,
+                log_path=self.logs / f"{job.game_id}-seat{job.seat}-{job.bot}.log",
+                layout=layout, door=door)
+        except Exception as error:  # a bot that cannot start forfeits its seat
+            closing.close()
+            log.warning("worker: bot %s cannot start: %s", job.bot, error)
+            self._resign(job, f"could not start: {error}")
+            self._done(job)
+            return
+        self.running[job.entry] = Running(job, bot, closing)
+        log.info("worker %s: %s plays seat %d of game %s", self.name, job.bot, job.seat,
+                 job.game_id)
+
+    def finish_ended(self) -> None:
+        """Stop and acknowledge the jobs whose game is over; resign for a bot that exited
+        before the end."""
+        for entry, running in list(self.running.items()):
+            job = running.job
+            if not self._over(job):
+                if running.bot.exit_code() is None:
+                    continue
+                self._resign(job, running.bot.ended_reason())
+            self._stop(running)
+            del self.running[entry]
+            self._done(job)
+
+    def renew(self) -> None:
+        """Reset the idle time of this worker's jobs (so no other worker takes them)."""
+        self.renewed = time.monotonic()
+        by_league: dict[str, list[str]] = {}
+        for running in self.running.values():
+            by_league.setdefault(running.job.league, []).append(running.job.entry)
+        for league, entries in by_league.items():
+            self.redis.xclaim(jobs_key(league), GROUP, self.name, 0, entries, justid=True)
+
+    def _over(self, job: Job) -> bool:
+        return bool(self.client.view(job.game_id).status == pb.GAME_STATUS_FINISHED)
+
+    def _resign(self, job: Job, reason: str) -> None:
+        with contextlib.suppress(grpc.RpcError):  # over meanwhile
+            self.client.resign(job.game_id, job.token, reason)
+
+    def _done(self, job: Job) -> None:
+        key = jobs_key(job.league)
+        self.redis.xack(key, GROUP, job.entry)
+        self.redis.xdel(key, job.entry)
+
+    @staticmethod
+    def _stop(running: Running) -> None:
+        running.bot.stop()
+        running.closing.close()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
