@@ -21,6 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from prometheus_client import start_http_server
 from redis import Redis
 
 import bots
@@ -98,6 +99,9 @@ def add_league(subparsers: Any) -> None:
                                                              "(default 4)")
     worker.add_argument("--logs", default="league-logs", help="the bots' logs (default "
                                                               "league-logs/)")
+    worker.add_argument("--metrics-port", type=int,
+                        help="Prometheus /metrics port (curia_league_jobs: the HPA's "
+                             "queue depth)")
     worker.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
                         help="run each bot in its sandbox: where the host can (auto, the "
                              "default), or refuse to start without (required)")
@@ -282,6 +286,8 @@ def _run_worker(args: argparse.Namespace, leagues: Leagues) -> int:
         print(f"curia league worker: no sandbox on this host: {unavailable_reason()}",
               file=sys.stderr)
         return 1
+    if args.metrics_port is not None:
+        start_http_server(args.metrics_port)
     with CuriaClient(args.server) as client:
         worker = Worker(leagues.redis, client, args.server, args.slots, Path(args.logs),
                         sandbox=args.sandbox)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from prometheus_client import Gauge
 from redis.exceptions import RedisError, ResponseError
 
 from arena.config import BotManifest
@@ -37,6 +38,11 @@ from service.client import CuriaClient
 from service.leagues import league_key
 
 log = logging.getLogger("curia.league.worker")
+
+#: What a worker exports (curia league worker --metrics-port): the HPA scales workers on
+#: the jobs, queued or being played, of every league.
+JOBS = Gauge("curia_league_jobs", "Hosted bots' seats queued or being played, all leagues.")
+SEATS_PLAYING = Gauge("curia_league_worker_seats", "Seats this worker is playing.")
 
 GROUP = "workers"
 #: A job not renewed for this long is taken over by another worker.
@@ -120,7 +126,10 @@ class Worker:
         self.finish_ended()
         if time.monotonic() - self.renewed >= RENEW_S:
             self.renew()
-        for league in Leagues(self.redis).names():
+        names = Leagues(self.redis).names()
+        JOBS.set(sum(self.redis.xlen(jobs_key(league)) for league in names))
+        SEATS_PLAYING.set(len(self.running))
+        for league in names:
             free = self.slots - len(self.running)
             if free <= 0:
                 break
