@@ -8,8 +8,9 @@ for that game (its seed derived from `--seed` and the game id), and whenever a v
 it to decide, rebuilds a state from its observation and submits the bot's choice with the
 view's version and lineage and a request id naming them (a resend after a reconnection is
 applied once). A choice refused as stale is not asked again while the same decisions are
-offered: it is resubmitted at the newer version. A dropped stream is reopened (every game
-resumes); an unknown, revoked or banned key ends the program with status 1.
+offered: it is resubmitted at the newer version. A dropped stream is reopened, on the
+next server if `--server` lists several (every game resumes); an unknown, revoked or
+banned key ends the program with status 1.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class PlayClient:
     """Stop after this many games have ended (0: play on until stopped)."""
     games: dict[str, SeatGame] = field(default_factory=dict)
     ended: int = 0
+    attempts: int = 0
 
     def run(self, stop: threading.Event | None = None) -> int:
         """Play until `max_games` have ended or `stop` is set; games ended."""
@@ -95,13 +97,20 @@ class PlayClient:
     def done(self) -> bool:
         return bool(self.max_games) and self.ended >= self.max_games
 
+    @property
+    def targets(self) -> list[str]:
+        """The servers to try, in turn (`target` may list several, comma-separated)."""
+        return [part.strip() for part in self.target.split(",") if part.strip()]
+
     def _session(self, stop: threading.Event) -> None:
         outbox: queue.Queue[pb.PlayRequest | None] = queue.Queue()
         outbox.put(pb.PlayRequest(hello=pb.PlayHello(
             concurrency=self.concurrency, opponent_decisions=self.opponent_decisions,
             client=f"curia bots.play_client {self.bot_name}",
             observation_encoding=pb.OBSERVATION_ENCODING_JSON)))
-        channel = open_channel(self.target)
+        targets = self.targets
+        channel = open_channel(targets[self.attempts % len(targets)])
+        self.attempts += 1
         stub = pb_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
         stream = stub.Play(_requests(outbox, stop),
                            metadata=(("authorization", f"Bearer {self.key}"),))
@@ -169,7 +178,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="python3 -m bots.play_client",
         description=f"Play a league's games with a shipped bot. The bot key comes from "
                     f"${KEY_ENV}.")
-    parser.add_argument("--server", required=True, help="HOST:PORT of a curia server")
+    parser.add_argument("--server", required=True,
+                        help="HOST:PORT of a curia server (several, comma-separated: tried "
+                             "in turn when one is away)")
     parser.add_argument("--bot", required=True, choices=BOT_NAMES, help="the bot to play")
     parser.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
     parser.add_argument("--concurrency", type=int, default=1,

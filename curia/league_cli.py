@@ -268,8 +268,9 @@ def _run_list(args: argparse.Namespace, leagues: Leagues) -> int:
 
 
 def _run_agent(args: argparse.Namespace, leagues: Leagues) -> int:
-    stop_agent = start_agent(args.server, args.redis_url, ClientSecurity.from_env())
-    print(f"league agent on {args.server}: Ctrl-C to stop", flush=True)
+    stop_agent, holder = start_agent(args.server, args.redis_url, ClientSecurity.from_env())
+    print(f"league agent {holder} on {args.server}: Ctrl-C to stop", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
     try:
         while True:
             time.sleep(3600)
@@ -354,7 +355,7 @@ def _servers(redis_url: str, count: int, folder: Path) -> Iterator[list[str]]:
     if count == 1:
         server = BackgroundServer(redis_url)
         target = f"127.0.0.1:{server.start()}"
-        stop_agent = start_agent(target, redis_url, ClientSecurity())
+        stop_agent, _ = start_agent(target, redis_url, ClientSecurity())
         try:
             yield [target]
         finally:

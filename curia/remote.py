@@ -146,7 +146,7 @@ def league_agent(tls: ServerTls | None, admin_token: str | None
     def start(port: int, redis_url: str) -> Callable[[], None]:
         security = ClientSecurity.from_env() if tls else ClientSecurity()
         security = dataclasses.replace(security, admin_token=admin_token)
-        return start_agent(f"{LOOPBACK}:{port}", redis_url, security)
+        return start_agent(f"{LOOPBACK}:{port}", redis_url, security)[0]
     return start
 
 

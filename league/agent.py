@@ -244,9 +244,10 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def start_agent(target: str, redis_url: str, security: ClientSecurity) -> Callable[[], None]:
-    """Run an agent in a daemon thread against the server at `target`; the function
-    returned stops it."""
+def start_agent(target: str, redis_url: str, security: ClientSecurity
+                ) -> tuple[Callable[[], None], str]:
+    """Run an agent in a daemon thread against the server at `target`; the function that
+    stops it, and the agent's holder id (the value of the leases it holds)."""
     redis = Redis.from_url(redis_url, socket_timeout=5)
     client = CuriaClient(target, timeout=10, security=security)
     agent = LeagueAgent(redis, client)
@@ -260,4 +261,4 @@ def start_agent(target: str, redis_url: str, security: ClientSecurity) -> Callab
         thread.join(timeout=5)
         client.close()
         redis.close()
-    return stop_agent
+    return stop_agent, agent.holder
