@@ -377,11 +377,18 @@ class GameKeeper:
         return pb.GetViewResponse(view=self._view(stored, self.states.get(stored), seat,
                                                   request.observation_encoding))
 
-    async def seat_moment(self, game_id: str, token: str, encoding: int
+    async def seat_moment(self, game_id: str, token: str, encoding: int,
+                          announced: tuple[int, str] | None = None
                           ) -> tuple[int, str, pb.View | None]:
         """The game's version and lineage, and the seat's view only if the seat must
-        decide or the game is over (the Play stream's look: no view built for nothing)."""
-        stored = await self.load(game_id)
+        decide or the game is over (the Play stream's look: no view built for nothing).
+        When the version feed `announced` the (version, lineage) this process committed
+        last, its cached record is that version: no read from Redis."""
+        cached = self.games.get(game_id) if announced is not None else None
+        if cached is not None and (cached.version, cached.lineage) == announced:
+            stored = cached
+        else:
+            stored = await self.load(game_id)
         seat = self.seat_of(stored, token, required=True)
         stored = await self._contact(stored, seat)
         state = self.states.get(stored)

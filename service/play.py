@@ -171,10 +171,11 @@ class PlayStream:
         seat's view only when it must decide or the game is over."""
         started, told = False, ("", -1)
         feed = self.keeper.store.feed
+        announced: tuple[int, str] | None = None
         while True:
             woken = feed.waiter(game_id) if feed is not None and feed.live() else None
             try:
-                version, lineage, view = await self._moment(game_id, token)
+                version, lineage, view = await self._moment(game_id, token, announced)
                 if not started:
                     full = view or (await self.keeper.view(pb.GetViewRequest(
                         game_id=game_id, seat_token=token,
@@ -185,29 +186,34 @@ class PlayStream:
                     told = (lineage, version)
                     if await self._told(view):
                         return
-                await self._wait(game_id, version, woken)
+                announced = await self._wait(game_id, version, woken)
             finally:
                 if woken is not None and feed is not None:
                     feed.discard(game_id, woken)
 
-    async def _moment(self, game_id: str, token: str) -> tuple[int, str, pb.View | None]:
+    async def _moment(self, game_id: str, token: str, announced: tuple[int, str] | None
+                      ) -> tuple[int, str, pb.View | None]:
         while True:
             try:
-                return await self.keeper.seat_moment(game_id, token, self.encoding)
+                return await self.keeper.seat_moment(game_id, token, self.encoding,
+                                                     announced)
             except (ServiceError, asyncio.CancelledError):
                 raise
             except Exception:  # the store away: look again in a moment
                 await asyncio.sleep(WATCH_RETRY_S)
 
-    async def _wait(self, game_id: str, version: int, woken: asyncio.Future[None] | None
-                    ) -> None:
-        """Until the game may have changed after `version` (or a while has passed)."""
+    async def _wait(self, game_id: str, version: int,
+                    woken: asyncio.Future[tuple[int, str] | None] | None
+                    ) -> tuple[int, str] | None:
+        """Until the game may have changed after `version` (or a while has passed): the
+        (version, lineage) the feed announced, if it did."""
         if woken is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(woken), WAKE_AT_LEAST_S)
-            return
+                return await asyncio.wait_for(asyncio.shield(woken), WAKE_AT_LEAST_S)
+            return None
         with contextlib.suppress(Exception):  # no feed (a Cluster): a blocking read
             await self.keeper.store.wait_log(game_id, version)
+        return None
 
     async def _watch_all(self, game_id: str, token: str) -> None:
         """Follow one game as the bot's seat on its WatchGame stream: every change."""

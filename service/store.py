@@ -154,7 +154,7 @@ if KEYS[4] then
     redis.call('ZADD', KEYS[5], ARGV[15], ARGV[14])
   end
   -- a hint for watchers, last and unchecked: no refusal here may undo the commit
-  redis.pcall('PUBLISH', 'curia:versions', ARGV[14] .. ' ' .. version)
+  redis.pcall('PUBLISH', 'curia:versions', ARGV[14] .. ' ' .. version .. ' ' .. ARGV[17])
 end
 return {'ok', tostring(version), forfeits}
 """

@@ -1,10 +1,11 @@
 """Wakes a process's watchers when a game gets a new version.
 
-The commit script publishes "<game id> <version>" on CHANNEL (one Redis, not a Cluster);
-each process holds one Pub/Sub subscription to it and wakes the watchers waiting on that
-game, which then read the new log entries. This replaces a blocking XREAD per watcher,
-which held a Redis connection per waiting watcher and cost a round trip per watcher per
-version even when nothing was new.
+The commit script publishes "<game id> <version> <lineage>" on CHANNEL (one Redis, not a
+Cluster); each process holds one Pub/Sub subscription to it and wakes the watchers
+waiting on that game, which then read the new log entries. A waiter's result is the
+(version, lineage) announced, or None when it was woken without one (a new subscription).
+This replaces a blocking XREAD per watcher, which held a Redis connection per waiting
+watcher and cost a round trip per watcher per version even when nothing was new.
 
 A notification is only a hint: a watcher reads the log before it waits (so a version made
 before it registered is not missed) and waits at most its block time, after which it
@@ -49,6 +50,20 @@ READ_GRACE_S = 1.0
 SUBSCRIBE_TIMEOUT_S = 5.0
 
 
+#: A new version as the commit script announces it: (version, lineage).
+Announced = tuple[int, str]
+
+
+def parse_announcement(data: bytes) -> tuple[str, Announced | None]:
+    """The game id of "<game id> <version> <lineage>", and (version, lineage) if both are
+    there (an older server announces the version alone)."""
+    words = data.decode(errors="replace").split()
+    game_id = words[0] if words else ""
+    if len(words) >= 3 and words[1].isdigit():
+        return game_id, (int(words[1]), words[2])
+    return game_id, None
+
+
 class SubscriptionSilent(Exception):
     """Nothing came from Redis on the subscription for SILENT_LIMIT_S."""
 
@@ -60,7 +75,7 @@ class VersionFeed:
     def __init__(self, client: Any) -> None:
         #: a redis.asyncio client; the subscription takes one connection of its pool
         self.client = client
-        self.waiting: dict[str, set[asyncio.Future[None]]] = {}
+        self.waiting: dict[str, set[asyncio.Future[Announced | None]]] = {}
         self.listener: asyncio.Task[None] | None = None
         #: set while the subscription is live
         self.subscribed = asyncio.Event()
@@ -72,24 +87,25 @@ class VersionFeed:
             self.listener = asyncio.create_task(self._listen())
         return self.subscribed.is_set()
 
-    def waiter(self, game_id: str) -> asyncio.Future[None]:
-        """A future set at the game's next version; `discard` it when done with it."""
+    def waiter(self, game_id: str) -> asyncio.Future[Announced | None]:
+        """A future set at the game's next version (to the version and lineage announced,
+        when known); `discard` it when done with it."""
         self.live()
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Announced | None] = asyncio.get_running_loop().create_future()
         self.waiting.setdefault(game_id, set()).add(future)
         return future
 
-    def discard(self, game_id: str, future: asyncio.Future[None]) -> None:
+    def discard(self, game_id: str, future: asyncio.Future[Announced | None]) -> None:
         futures = self.waiting.get(game_id)
         if futures is not None:
             futures.discard(future)
             if not futures:
                 del self.waiting[game_id]
 
-    def wake(self, game_id: str) -> None:
+    def wake(self, game_id: str, announced: Announced | None = None) -> None:
         for future in self.waiting.get(game_id, ()):
             if not future.done():
-                future.set_result(None)
+                future.set_result(announced)
 
     def wake_all(self) -> None:
         for game_id in list(self.waiting):
@@ -136,7 +152,7 @@ class VersionFeed:
             heard = loop.time()
             kind = message.get("type")
             if kind == "message":
-                self.wake(message["data"].split(b" ", 1)[0].decode())
+                self.wake(*parse_announcement(message["data"]))
             elif kind == "subscribe":  # (again: redis-py reconnected inside a read)
                 self.subscribed.set()
                 self.wake_all()
