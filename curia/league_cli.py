@@ -28,13 +28,14 @@ import bots
 from arena.config import BotManifest
 from arena.sandbox import unavailable_reason
 from league.agent import start_agent
-from league.ladder import ladder, ladder_json, ladder_text, results_csv
+from league.ladder import ladder, ladder_json, ladder_text
 from league.registry import LeagueError, Leagues, LeagueSettings
 from league.worker import Worker
 from service.channels import ClientSecurity
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
+from service.web.league_pages import results_csv
 
 REDIS_URL_ENV = "CURIA_REDIS_URL"
 BOTS_FOLDER = Path(bots.__file__).resolve().parent

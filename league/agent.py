@@ -198,12 +198,15 @@ class LeagueAgent:
         last = {_text(bot): frozenset(json.loads(table)) for bot, table in
                 self.redis.hgetall(league_key(name, "last_table")).items()}
         rows = self.standings(name)
+        pipe = self.redis.pipeline(transaction=False)
+        for bot in online:
+            pipe.hlen(seats_key(name, bot))
+        playing = dict(zip(online, pipe.execute(), strict=True))
         found = []
         for bot in online:
             if accounts.get(bot, {}).get("status") != "active":
                 continue
-            limit = capacity.get(bot, settings.concurrency)
-            if self.redis.hlen(seats_key(name, bot)) >= limit:
+            if playing[bot] >= capacity.get(bot, settings.concurrency):
                 continue
             row = rows.get(bot)
             found.append(Candidate(bot, row["elo"] if row else 1500.0,

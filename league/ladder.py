@@ -1,4 +1,5 @@
-"""A league's ladder: its results in, ratings with intervals out (pure).
+"""A league's ladder: its results in, ratings with intervals out (pure). The results' CSV is
+`service.web.league_pages.results_csv` (the web page's export and `curia league results`).
 
 The ratings are the arena's Plackett–Luce fit (`arena.ratings.fit_plackett_luce`) over
 every rated, non-void result; each game is its own deal. A bot with fewer games than the
@@ -8,8 +9,6 @@ rating.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -74,21 +73,3 @@ def ladder_text(rows: list[LadderRow]) -> str:
 
 def ladder_json(rows: list[LadderRow]) -> list[dict[str, Any]]:
     return [asdict(row) for row in rows]
-
-
-def results_csv(results: Iterable[Mapping[str, Any]]) -> str:
-    """Every result, one line each: game id, end time, bots by seat, places, void."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["game_id", "ended_ms", "seating", "places", "forfeits", "reason",
-                     "void"])
-    for result in results:
-        places = {seat: place for place, group in enumerate(result["ranking"], 1)
-                  for seat in group}
-        writer.writerow([result["game_id"], result.get("ended_ms", ""),
-                         " ".join(result["seating"]),
-                         " ".join(str(places.get(seat, "")) for seat in
-                                  range(len(result["seating"]))),
-                         " ".join(str(seat) for seat in result.get("forfeits", ())),
-                         result.get("reason", ""), result.get("void", "")])
-    return out.getvalue()

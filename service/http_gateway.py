@@ -4,7 +4,13 @@
   Server-Sent Events stream of frames built from exactly what a gRPC spectator gets (the
   keeper's WatchGame with no seat token): no tokens, no seeds, no hidden information.
   A reconnecting browser resumes after its Last-Event-ID (the version).
-- `GET /` — a form asking for a game id.
+- `GET /` — a form asking for a game id (and a link to the leagues, if there are any).
+- `GET /leagues`, `/leagues/NAME`, `/leagues/NAME/bots/BOT` — the leagues in the
+  keeper's Redis (service/web/league_pages.py): each league's ladder, bots online, live
+  and recent games (linking to the viewer above, which replays a finished game too while
+  the store keeps it), each bot's rating over time; a page follows its `state.json` (the
+  same path + `/state.json`) every 2 s. Exports: `/leagues/NAME/results.csv`,
+  `/leagues/NAME/ladder.json`. Nothing of a bot's key, not even its hash.
 - a tournament's run folder (`curia arena run --http-port`), read-only: `index.html`,
   `replays/NNNNN.html` and the report's exports; nothing else of the folder (not the
   Redis data, not the bots' logs).
@@ -50,11 +56,15 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from redis.exceptions import RedisError
+
 from curia.v1 import game_service_pb2 as pb
 from games import GAMES
 from service.errors import ServiceError
 from service.keeper import GameKeeper
+from service.leagues import LeagueReader
 from service.threads import LoopThread
+from service.web import league_pages
 from service.web.frames import live_frame
 from service.web.page import CONTENT_SECURITY_POLICY, document, viewer_page
 
@@ -201,6 +211,19 @@ def message_page(status: HTTPStatus, text: str, retry_after: int = 0) -> Respons
     return Response(status, body.encode(), retry_after=retry_after)
 
 
+def html_answer(page: str) -> Response:
+    return Response(HTTPStatus.OK, page.encode())
+
+
+def json_answer(data: Any) -> Response:
+    return Response(HTTPStatus.OK, json.dumps(data, separators=(",", ":")).encode(),
+                    "application/json")
+
+
+def no_league(name: str) -> Response:
+    return message_page(HTTPStatus.NOT_FOUND, f"no league {name!r}")
+
+
 async def send(writer: asyncio.StreamWriter, response: Response, with_body: bool = True) -> None:
     extra = f"Location: {response.location}\r\n" if response.location else ""
     if response.retry_after:
@@ -268,6 +291,8 @@ class Gateway:
         self.site = site.resolve() if site else None
         self.site_prefix = "/" if keeper is None else "/site/"
         self.tasks: set[asyncio.Task[None]] = set()
+        #: the league pages' reader (it keeps what it read of each league's lists)
+        self.leagues = LeagueReader(keeper.store.redis) if keeper is not None else None
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """One connection, one request."""
@@ -304,7 +329,8 @@ class Gateway:
         elif self.loopback_only and not loopback_host(request.headers.get("host", "")):
             response = message_page(HTTPStatus.MISDIRECTED_REQUEST,
                                     "this server answers loopback names only")
-        elif self.keeper is not None and request.path.endswith("/events"):
+        elif (self.keeper is not None and request.path.startswith("/games/")
+              and request.path.endswith("/events")):
             refusal = await self._events(request, reader, writer)
             if refusal is None:
                 return
@@ -319,11 +345,13 @@ class Gateway:
             return self.site_file(path[len(self.site_prefix):])
         if self.keeper is not None:
             if path == "/":
-                return self.home()
+                return await self.home()
             if path == "/games":
                 return self.find(request)
             if path.startswith("/games/"):
                 return await self.game_page(path[len("/games/"):])
+            if path == "/leagues" or path.startswith("/leagues/"):
+                return await self.league_route(path)
         return message_page(HTTPStatus.NOT_FOUND, "no such page")
 
     # -- the tournament site --------------------------------------------------------
@@ -353,10 +381,68 @@ class Gateway:
             return None
         return path if SITE_FILES.fullmatch(path.relative_to(self.site).as_posix()) else None
 
+    # -- leagues --------------------------------------------------------------------
+    async def league_route(self, path: str) -> Response:
+        """/leagues, /leagues/NAME[/state.json|/results.csv|/ladder.json],
+        /leagues/NAME/bots/BOT[/state.json]; 404 for anything else, or an unknown league
+        or bot; 503 while Redis is away."""
+        assert self.leagues is not None
+        parts = path.strip("/").split("/")[1:]
+        try:
+            return await self.league_answer(self.leagues, parts)
+        except RedisError as error:
+            log.info("league page: the store is away: %s", error)
+            return message_page(HTTPStatus.SERVICE_UNAVAILABLE, "the store is away; try "
+                                "again soon", self.limits.retry_after)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.exception("league page: unreadable league data")
+            return message_page(HTTPStatus.INTERNAL_SERVER_ERROR, "this league's data "
+                                                                  "could not be read")
+
+    async def league_answer(self, reader: LeagueReader, parts: list[str]) -> Response:
+        if not parts:
+            return html_answer(league_pages.index_page(await reader.leagues()))
+        name, rest = parts[0], parts[1:]
+        if rest[:1] == ["bots"]:
+            return await self.bot_answer(reader, name, rest[1:])
+        if rest == ["results.csv"]:
+            results = await reader.results(name)
+            if results is None:
+                return no_league(name)
+            return Response(HTTPStatus.OK, league_pages.results_csv(results).encode(),
+                            "text/csv; charset=utf-8")
+        if rest not in ([], ["state.json"], ["ladder.json"]):
+            return message_page(HTTPStatus.NOT_FOUND, "no such page")
+        league = await reader.league(name)
+        if league is None:
+            return no_league(name)
+        if rest == ["state.json"]:
+            return json_answer(league_pages.league_state(league))
+        if rest == ["ladder.json"]:
+            return json_answer(league_pages.ladder_json(league))
+        return html_answer(league_pages.league_page(league))
+
+    async def bot_answer(self, reader: LeagueReader, name: str, rest: list[str]
+                         ) -> Response:
+        """/leagues/NAME/bots/BOT and its state.json (`rest`: what follows bots/)."""
+        if not rest or rest[1:] not in ([], ["state.json"]):
+            return message_page(HTTPStatus.NOT_FOUND, "no such page")
+        data = await reader.bot(name, rest[0])
+        if data is None:
+            return message_page(HTTPStatus.NOT_FOUND, f"league {name!r} has no bot "
+                                                      f"{rest[0]!r}")
+        if rest[1:]:
+            return json_answer(league_pages.bot_state(data))
+        return html_answer(league_pages.bot_page(data))
+
     # -- live games -----------------------------------------------------------------
-    def home(self) -> Response:
+    async def home(self) -> Response:
         site = (f'<p><a href="{self.site_prefix}">The tournament</a></p>'
                 if self.site is not None else "")
+        if self.leagues is not None:
+            with contextlib.suppress(RedisError):
+                if await self.leagues.names():
+                    site += '<p><a href="/leagues">The leagues</a></p>'
         body = ('<form action="/games" method="get"><label for="id">Game id </label>'
                 '<input id="id" name="id" required pattern="[A-Za-z0-9_\\-]{1,64}" '
                 'autocomplete="off"> <button type="submit">Watch</button></form>'

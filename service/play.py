@@ -308,7 +308,8 @@ class PlayStream:
         submitted = pb.SubmitDecisionRequest(
             game_id=decision.game_id, seat_token=await self._token(decision.game_id),
             expected_version=decision.expected_version, decision=decision.decision,
-            request_id=decision.request_id, expected_lineage=decision.expected_lineage)
+            request_id=decision.request_id, expected_lineage=decision.expected_lineage,
+            observation_encoding=pb.OBSERVATION_ENCODING_NONE)  # the ack has no view
         done = await self.answer("SubmitDecision", submitted, self.keeper.submit)
         return pb.PlayResponse(ack=pb.PlayAck(request_id=decision.request_id,
                                              game_id=decision.game_id, version=done.version,
