@@ -31,7 +31,6 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from curia.v1 import game_service_pb2 as pb
-from league.ladder import ladder
 from league.matchmaking import UNRATED_MARGIN, Candidate, next_table
 from league.registry import Leagues, LeagueSettings
 from league.worker import queue_job
@@ -156,13 +155,7 @@ class LeagueAgent:
 
     def snapshot(self, settings: LeagueSettings, game_id: str) -> None:
         """Append the ladder after `game_id` to the league's rating history."""
-        rows = ladder(self.leagues.results(settings.name), settings.provisional_games)
-        entry = {"game_id": game_id, "ms": now_ms(),
-                 "ladder": [{"bot": row.bot, "elo": round(row.elo, 1),
-                             "low": round(row.low, 1), "high": round(row.high, 1),
-                             "games": row.games, "provisional": row.provisional}
-                            for row in rows]}
-        self.redis.rpush(league_key(settings.name, "history"), json.dumps(entry))
+        self.leagues.snapshot(settings, game_id)
 
     # -- matchmaking -----------------------------------------------------------------------
     def start_games(self, settings: LeagueSettings) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 import games
 from arena.config import BotManifest, ConfigError
+from league.ladder import ladder
 from service.leagues import (
     BOT_KEYS_KEY,
     LEAGUES_KEY,
@@ -214,6 +215,18 @@ class Leagues:
             pipe.multi()
             pipe.lset(key, found[0], json.dumps(rows[found[0]]))
             pipe.execute()
+        self.snapshot(self.settings(league), game_id, voided=True)
+
+    def snapshot(self, settings: LeagueSettings, game_id: str, voided: bool = False) -> None:
+        """Append the ladder as it stands to the league's rating history: after the result
+        of `game_id`, or after it was voided."""
+        rows = ladder(self.results(settings.name), settings.provisional_games)
+        entry = {"game_id": game_id, "ms": now_ms(), **({"voided": True} if voided else {}),
+                 "ladder": [{"bot": row.bot, "elo": round(row.elo, 1),
+                             "low": round(row.low, 1), "high": round(row.high, 1),
+                             "games": row.games, "provisional": row.provisional}
+                            for row in rows]}
+        self.redis.rpush(league_key(settings.name, "history"), json.dumps(entry))
 
     def results(self, league: str) -> list[dict[str, Any]]:
         self.settings(league)

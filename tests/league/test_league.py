@@ -359,6 +359,8 @@ def test_a_paused_league_starts_no_game_and_a_void_leaves_the_ladder(
         {"alpha", "beta"}
     world.leagues.void(league.name, "g1", "a bug in the bot's build")
     assert ladder(world.leagues.results(league.name), 10) == []
+    last = json.loads(world.redis.lindex(league_key(league.name, "history"), -1))
+    assert last["voided"] and last["ladder"] == []  # the pages show the ladder without it
     assert world.leagues.results(league.name)[0]["void"] == "a bug in the bot's build"
 
 
