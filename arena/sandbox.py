@@ -93,22 +93,37 @@ PIDS_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 def pids_cgroup_root() -> Path | None:
     """A cgroup hierarchy this process may make pids-limited cgroups in, or None.
     RLIMIT_NPROC does not hold processes whose user is root outside the sandbox (an
-    arena run as root): a pids cgroup does."""
+    arena run as root): a pids cgroup does. A root counts only if a folder made in it is
+    a real cgroup with the pids controller (its `pids.max` made by the kernel): under
+    cgroup v1, /sys/fs/cgroup itself is a plain tmpfs, where a folder limits nothing."""
     for root in PIDS_ROOTS:
-        probe = root / f"curia-probe-{os.getpid()}"
-        try:
-            probe.mkdir()
-        except OSError:
-            continue
-        try:
-            (probe / "pids.max").write_text("8")
-            return root
-        except OSError:
-            continue
-        finally:
+        probe = pids_cgroup(root, 8)
+        if probe is not None:
             with contextlib.suppress(OSError):
                 probe.rmdir()
+            return root
     return None
+
+
+def pids_cgroup(root: Path, limit: int) -> Path | None:
+    """A new cgroup under `root` holding at most `limit` processes, or None where `root`
+    cannot have one (not a cgroup hierarchy, no pids controller, no permission)."""
+    try:
+        group = Path(tempfile.mkdtemp(prefix="curia-bot-", dir=root))
+    except OSError:
+        return None
+    try:
+        if not (group / "pids.max").is_file():  # a plain folder: not a pids cgroup
+            raise OSError("not a pids cgroup")
+        (group / "pids.max").write_text(str(limit))
+        return group
+    except OSError:
+        with contextlib.suppress(OSError):
+            if (group / "cgroup.procs").exists():  # a cgroup: its files go with it
+                group.rmdir()
+            else:
+                shutil.rmtree(group)
+        return None
 
 
 class ProcessCap:
@@ -117,13 +132,7 @@ class ProcessCap:
 
     def __init__(self, limit: int) -> None:
         root = pids_cgroup_root() if limit else None
-        self.group: Path | None = None
-        if root is not None:
-            group = Path(tempfile.mktemp(prefix="curia-bot-", dir=root))
-            with contextlib.suppress(OSError):
-                group.mkdir()
-                (group / "pids.max").write_text(str(limit))
-                self.group = group
+        self.group = pids_cgroup(root, limit) if root is not None else None
 
     def prefix(self) -> list[str]:
         """`sh -c 'echo $$ > cgroup.procs; exec ...'`: the sandbox starts inside."""
