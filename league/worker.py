@@ -50,6 +50,8 @@ TAKEOVER_MS = 20_000
 #: Seconds between renewals of a worker's jobs, and between looks at its games.
 RENEW_S = 5.0
 LOOK_S = 0.5
+#: Seconds a bot has, once its game is over, to see the end and exit by itself.
+EXIT_GRACE_S = 5.0
 
 
 def jobs_key(league: str) -> str:
@@ -92,6 +94,8 @@ class Running:
     job: Job
     bot: BotProcess
     closing: contextlib.ExitStack
+    #: when its game was first seen over (the bot then has EXIT_GRACE_S to exit)
+    over_at: float = 0.0
 
 
 @dataclass
@@ -178,7 +182,8 @@ class Worker:
                  job.game_id)
 
     def finish_ended(self) -> None:
-        """Stop and acknowledge the jobs whose game is over; resign for a bot that exited
+        """Stop and acknowledge the jobs whose game is over (the bot is given
+        `EXIT_GRACE_S` to see the end and exit by itself); resign for a bot that exited
         before the end."""
         for entry, running in list(self.running.items()):
             job = running.job
@@ -186,6 +191,10 @@ class Worker:
                 if running.bot.exit_code() is None:
                     continue
                 self._resign(job, running.bot.ended_reason())
+            elif running.bot.exit_code() is None:
+                running.over_at = running.over_at or time.monotonic()
+                if time.monotonic() - running.over_at < EXIT_GRACE_S:
+                    continue
             self._stop(running)
             del self.running[entry]
             self._done(job)

@@ -36,7 +36,14 @@ def start(config: Path) -> subprocess.Popen[str]:
     """`curia arena run` as a terminal's foreground job: its own process group."""
     return subprocess.Popen([sys.executable, "-m", "curia", "arena", "run", str(config),
                              "--no-progress"], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=terminal_signals)
+
+
+def terminal_signals() -> None:
+    """Ctrl-C as a terminal's foreground job gets it (a test process may have inherited
+    SIGINT ignored, which its children would inherit in turn)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def descendants(pid: int) -> set[int]:
