@@ -115,7 +115,9 @@ def test_a_stopped_run_says_one_line_stops_everything_and_resumes(tmp_path: Path
     stopping = [line for line in err.splitlines() if line.startswith("stopping:")]
     assert len(stopping) == 1, err
     assert "in flight" in stopping[0] and "replayed on resume" in stopping[0]
-    left = [pid for pid in processes if alive(pid)]
+    deadline = time.monotonic() + 5  # a sandbox's inner process dies with its bwrap, a
+    while (left := [pid for pid in processes if alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.1)  # moment after it (--die-with-parent)
     assert not left, f"processes left running after the run stopped: {left}"
 
     kept = [json.loads(line) for line in
