@@ -36,7 +36,8 @@ from league.registry import Leagues, LeagueSettings
 from league.worker import queue_job
 from service.channels import ClientSecurity
 from service.client import CuriaClient
-from service.leagues import league_key, now_ms, seats_key
+from service.leagues import league_key, seats_key, text
+from service.store import now_ms
 
 log = logging.getLogger("curia.league")
 
@@ -120,7 +121,7 @@ class LeagueAgent:
             self.swept[name] = now
             candidates = list(live)
         else:
-            candidates = [_text(game) for game in self.redis.smembers(league_key(name, "ended"))]
+            candidates = [text(game) for game in self.redis.smembers(league_key(name, "ended"))]
         recorded = 0
         for game_id in candidates:
             if game_id not in live:
@@ -186,9 +187,9 @@ class LeagueAgent:
         online = sorted({*self.leagues.online(name), *hosted})
         if not online:
             return []
-        capacity = {_text(bot): int(n) for bot, n in
+        capacity = {text(bot): int(n) for bot, n in
                     self.redis.hgetall(league_key(name, "capacity")).items()}
-        last = {_text(bot): frozenset(json.loads(table)) for bot, table in
+        last = {text(bot): frozenset(json.loads(table)) for bot, table in
                 self.redis.hgetall(league_key(name, "last_table")).items()}
         rows = self.standings(name)
         pipe = self.redis.pipeline(transaction=False)
@@ -234,10 +235,6 @@ class LeagueAgent:
         pipe.execute()
         log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))
         return str(created.game_id)
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def start_agent(target: str, redis_url: str, security: ClientSecurity

@@ -21,9 +21,10 @@ from service.leagues import (
     key_hash,
     league_key,
     new_bot_key,
-    now_ms,
     seats_key,
+    text,
 )
+from service.store import now_ms
 
 STATUSES = ("open", "paused", "closed")
 
@@ -90,7 +91,7 @@ class LeagueSettings:
 
     @classmethod
     def from_redis(cls, fields: dict[Any, Any]) -> LeagueSettings:
-        raw = {_text(key): _text(value) for key, value in fields.items()}
+        raw = {text(key): text(value) for key, value in fields.items()}
         return cls(name=raw["name"], game=raw["game"], variant=raw["variant"],
                    seats=int(raw["seats"]), options=json.loads(raw["options"]),
                    decision_ms=int(raw["decision_ms"]), bank_ms=int(raw["bank_ms"]),
@@ -108,7 +109,7 @@ class Leagues:
         self.redis = redis
 
     def names(self) -> list[str]:
-        return sorted(_text(name) for name in self.redis.smembers(LEAGUES_KEY))
+        return sorted(text(name) for name in self.redis.smembers(LEAGUES_KEY))
 
     def settings(self, league: str) -> LeagueSettings:
         fields = self.redis.hgetall(league_key(league, "conf"))
@@ -147,7 +148,7 @@ class Leagues:
     def bots(self, league: str) -> dict[str, dict[str, Any]]:
         self.settings(league)
         found = self.redis.hgetall(league_key(league, "bots"))
-        return {_text(name): json.loads(raw) for name, raw in sorted(found.items())}
+        return {text(name): json.loads(raw) for name, raw in sorted(found.items())}
 
     def add_bot(self, league: str, bot: str, owner: str = "", manifest: str = "") -> str:
         """Register `bot` in `league`; return its key (shown this once, stored hashed).
@@ -235,14 +236,14 @@ class Leagues:
 
     def live(self, league: str) -> dict[str, dict[str, Any]]:
         found = self.redis.hgetall(league_key(league, "live"))
-        return {_text(game): json.loads(raw) for game, raw in found.items()}
+        return {text(game): json.loads(raw) for game, raw in found.items()}
 
     def online(self, league: str) -> list[str]:
         alive = self.redis.zrangebyscore(league_key(league, "online"), now_ms(), "+inf")
-        return sorted(_text(bot) for bot in alive)
+        return sorted(text(bot) for bot in alive)
 
     def games_of(self, league: str, bot: str) -> list[str]:
-        return sorted(_text(game) for game in self.redis.hkeys(seats_key(league, bot)))
+        return sorted(text(game) for game in self.redis.hkeys(seats_key(league, bot)))
 
     def _account(self, league: str, bot: str) -> dict[str, Any]:
         raw = self.redis.hget(league_key(league, "bots"), bot)
@@ -251,7 +252,3 @@ class Leagues:
             raise LeagueError(f"league {league!r} has no bot {bot!r}")
         account: dict[str, Any] = json.loads(raw)
         return account
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value

@@ -35,7 +35,7 @@ from arena.sandbox import SandboxPlan, door_for
 from curia.v1 import game_service_pb2 as pb
 from league.registry import Leagues
 from service.client import CuriaClient
-from service.leagues import league_key
+from service.leagues import league_key, text
 
 log = logging.getLogger("curia.league.worker")
 
@@ -73,9 +73,9 @@ class Job:
 
     @classmethod
     def from_entry(cls, league: str, entry: Any, fields: dict[Any, Any]) -> Job:
-        text = {_text(k): _text(v) for k, v in fields.items()}
-        return cls(league, _text(entry), text["game_id"], int(text["seat"]), text["bot"],
-                   text["manifest"], text["token"], int(text["seed"]))
+        found = {text(k): text(v) for k, v in fields.items()}
+        return cls(league, text(entry), found["game_id"], int(found["seat"]), found["bot"],
+                   found["manifest"], found["token"], int(found["seed"]))
 
 
 def queue_job(redis: Any, league: str, game_id: str, seat: int, bot: str, manifest: str,
@@ -224,7 +224,3 @@ class Worker:
     def _stop(running: Running) -> None:
         running.bot.stop()
         running.closing.close()
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value

@@ -30,11 +30,9 @@ result, and reads only what is new at each look.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import re
 import secrets
-import time
 from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -43,6 +41,7 @@ from typing import Any
 import grpc
 
 from service.errors import ServiceError
+from service.store import now_ms, token_hash
 
 #: Every league's name.
 LEAGUES_KEY = "curia:leagues"
@@ -65,15 +64,12 @@ def seats_key(league: str, bot: str) -> str:
 
 
 def key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+    """What the store keeps of a bot key: its SHA-256, as of a seat token."""
+    return token_hash(key)
 
 
 def new_bot_key() -> str:
     return KEY_PREFIX + secrets.token_urlsafe(32)
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def check_name(kind: str, name: str) -> str:
@@ -106,7 +102,7 @@ class BotKeys:
         owner = await self.redis.hget(BOT_KEYS_KEY, key_hash(key))
         if owner is None:
             raise unknown_key()
-        league, _, bot = _text(owner).partition("/")
+        league, _, bot = text(owner).partition("/")
         raw = await self.redis.hget(league_key(league, "bots"), bot)
         if raw is None:
             raise unknown_key()
@@ -114,7 +110,7 @@ class BotKeys:
         if status == "banned":
             raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "bot_banned",
                                f"bot {bot!r} is banned from league {league!r}")
-        league_status = _text(await self.redis.hget(league_key(league, "conf"), "status")
+        league_status = text(await self.redis.hget(league_key(league, "conf"), "status")
                               or b"closed")
         if league_status == "closed":
             raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "league_closed",
@@ -174,7 +170,7 @@ class LeagueReader:
         self.indexes: dict[str, LeagueIndex] = {}
 
     async def names(self) -> list[str]:
-        return sorted(_text(name) for name in await self.redis.smembers(LEAGUES_KEY))
+        return sorted(text(name) for name in await self.redis.smembers(LEAGUES_KEY))
 
     async def leagues(self) -> list[dict[str, Any]]:
         """Every league, in a line: its game, status, bots, games played and live."""
@@ -191,7 +187,7 @@ class LeagueReader:
         found = []
         for number, name in enumerate(names):
             conf, bots, online, played, live = replies[5 * number:5 * number + 5]
-            game, variant, status = (_text(value or b"") for value in conf)
+            game, variant, status = (text(value or b"") for value in conf)
             if game:
                 found.append({"name": name, "game": game, "variant": variant,
                               "status": status, "bots": int(bots), "online": int(online),
@@ -216,16 +212,16 @@ class LeagueReader:
         if not conf:
             return None
         standing = json.loads(last) if last else None
-        tables = [live_table(_text(game), json.loads(raw)) for game, raw in live.items()]
+        tables = [live_table(text(game), json.loads(raw)) for game, raw in live.items()]
         return {
             "name": name, "now_ms": now,
-            "settings": {_text(key): _text(value) for key, value in conf.items()},
+            "settings": {text(key): text(value) for key, value in conf.items()},
             "ladder": standing,
-            "online": sorted(_text(bot) for bot in online),
+            "online": sorted(text(bot) for bot in online),
             "live": sorted(tables, key=lambda table: (table["created_ms"], table["game_id"])),
             "recent": [json.loads(raw) for raw in reversed(recent)],
             "played": int(played),
-            "bots": {_text(bot): public_account(json.loads(raw))
+            "bots": {text(bot): public_account(json.loads(raw))
                      for bot, raw in sorted(bots.items())}}
 
     async def bot(self, name: str, bot: str) -> dict[str, Any] | None:
@@ -248,7 +244,7 @@ class LeagueReader:
         ranks = [rank for rank, row in enumerate(ladder, 1) if row.get("bot") == bot]
         data["bot"] = {
             "name": bot, "account": data["bots"][bot],
-            "client": _text(client) if client is not None else "",
+            "client": text(client) if client is not None else "",
             "online": bot in data["online"],
             "rank": ranks[0] if ranks else None,
             "rating": ladder[ranks[0] - 1] if ranks else None,
@@ -321,5 +317,6 @@ def unknown_key() -> ServiceError:
                         "this one is unknown or revoked")
 
 
-def _text(value: bytes | str) -> str:
+def text(value: bytes | str) -> str:
+    """A Redis reply as text (the league clients do not decode replies)."""
     return value.decode() if isinstance(value, bytes) else value

@@ -30,9 +30,10 @@ from service.leagues import (
     BotAccount,
     BotKeys,
     league_key,
-    now_ms,
     seats_key,
+    text,
 )
+from service.store import now_ms
 
 log = logging.getLogger("curia.play")
 
@@ -116,7 +117,7 @@ class PlayStream:
 
     async def _still_mine(self) -> bool:
         owner = await self.redis.hget(self.key("streams"), self.account.bot)
-        return owner is not None and _text(owner) == self.stream_id
+        return owner is not None and text(owner) == self.stream_id
 
     async def _renew(self) -> None:
         if not await self._still_mine():
@@ -149,7 +150,7 @@ class PlayStream:
 
     async def _look_for_games(self) -> dict[str, str]:
         found = await self.redis.hgetall(seats_key(self.account.league, self.account.bot))
-        games = {_text(game): _text(token) for game, token in found.items()}
+        games = {text(game): text(token) for game, token in found.items()}
         for game_id, token in games.items():
             if game_id not in self.watchers:
                 self.tokens[game_id] = token
@@ -301,7 +302,7 @@ class PlayStream:
                 raise ServiceError(grpc.StatusCode.NOT_FOUND, "not_your_game",
                                    f"bot {self.account.bot!r} has no game {game_id!r} in "
                                    f"progress")
-            token = self.tokens[game_id] = _text(raw)
+            token = self.tokens[game_id] = text(raw)
         return token
 
     async def _decide(self, decision: pb.PlayDecision) -> pb.PlayResponse:
@@ -358,7 +359,3 @@ async def open_play(keeper: GameKeeper, answer: Answer, metadata: Any) -> PlaySt
     """The stream of the bot whose key the call carries (ServiceError if none may play)."""
     account = await BotKeys(keeper.store.redis).account(bot_key_of(metadata))
     return PlayStream(keeper, answer, account)
-
-
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
