@@ -1,27 +1,41 @@
-"""The stdio bridge: plays a seat through the gRPC API for a bot that only reads stdin and
-writes stdout (docs/bots.md, "stdio bots").
+"""The stdio bridge: plays a seat over the Play stream for a bot that only reads stdin
+and writes stdout (docs/bots.md, "stdio bots").
 
     CURIA_SEAT_TOKEN=... python3 -m arena.stdio_bridge \\
         --server HOST:PORT --game-id ID --seat N -- perl bot.pl
 
 The bridge starts the bot command as its child (stdin and stdout are pipes; its stderr
 is copied to the bridge's), sets the bot's resource limits on it (`--memory-mb`,
-`--cpu-seconds`: the bot's, not the bridge's own) and follows the seat's WatchGame
-stream. Whenever the seat must decide it writes one JSON line to the bot's stdin,
+`--cpu-seconds`: the bot's, not the bridge's own), and only then opens the seat's Play
+stream (`bots.play_seat`): the seat token is its credential, its hello names the game, and
+the server sends the game's start, a `turn` (the seat's view) whenever the seat must decide,
+and the game's end. For each turn it writes one JSON line to the bot's stdin,
 
     {"type": "decide", "game": ..., "variant": ..., "seat": 1, "version": 12,
      "seat_names": [...], "observation": {...}, "legal": ["play common", ...],
      "time_left_ms": 1834}
 
 reads one line back (a decision's notation, or {"decision": "..."}) and submits it as
-is: the server decides what an illegal decision costs. Answers are matched to questions
-in order; an answer to a version the game has left (the seat timed out meanwhile) is
-dropped. When the game is over it writes {"type": "end", "result": {...},
-"forfeited": [...]}, closes the bot's stdin, waits `--grace` seconds and kills it; exit 0.
-If the bot exits or closes its stdout before that, the bridge resigns the seat (reason
-"stdio bot exited: code N", prefixed with "exceeded memory_mb (N MB): " or "exceeded
-cpu_seconds (N s): " when a limit stopped it) and exits 1. A bot that does not answer is left to the
-server's time limit while the bridge follows the game to its end.
+is on the stream (a PlayDecision, answered by an ack or a refusal): the server decides
+what an illegal decision costs. Answers are matched to questions in order; an answer to a
+version the game has left (the seat timed out meanwhile) is dropped. An answer refused as
+stale in a simultaneous choice (another seat decided first) is submitted again at the
+newer turn that offers the same decisions; one refused without penalty (a game without
+forfeit_on_illegal) is asked again, with `refused`, while the last turn is still the
+newest. A turn older than the last one, or of another lineage at a version seen, means
+the store rolled back: the answers to the lost versions are dropped. When the
+game is over it writes {"type": "end", "result": {...}, "forfeited": [...]}, closes the
+bot's stdin, waits `--grace` seconds and kills it; exit 0. If the bot exits or closes
+its stdout before that, the bridge resigns the seat on the stream (reason "stdio bot
+exited: code N", prefixed with "exceeded memory_mb (N MB): " or "exceeded cpu_seconds (N
+s): " when a limit stopped it) and exits 1. A bot that does not answer is left to the
+server's time limit while the bridge follows the game to its end; a forfeited seat gets
+no more turns, and the bridge waits for the end.
+
+A dropped stream is reopened (on the next server if --server lists several,
+comma-separated) and resumes; a decision whose reply was lost is sent again with the same
+request id (applied once). Without a server for CURIA_RETRY_SECONDS (30 s) in a row, or
+with a token the server refuses (UNAUTHENTICATED), the bridge stops the bot and exits 1.
 
 The seat's token is read from CURIA_SEAT_TOKEN and is not passed on to the bot (the bot
 needs no token: only the bridge talks to the server). --server, --game-id and --seat
@@ -51,16 +65,10 @@ import grpc
 
 from arena.limits import Limits, apply_limits, ended_with_parent, exceeded
 from arena.sandbox import exit_code as sandbox_exit_code
-from bots.grpc_player import (
-    SeatConnection,
-    add_launch_arguments,
-    check_launch_arguments,
-    describe_result,
-    wait_for_start,
-)
+from bots.grpc_player import add_launch_arguments, check_launch_arguments, describe_result
+from bots.play_seat import DecisionRefused, GameEnded, PlayError, PlaySeat, SeatRefused
 from curia.v1 import game_service_pb2 as pb
 from service.channels import OPERATOR_ONLY_ENV
-from service.retry import StreamInterrupted, describe_error
 
 log = logging.getLogger("curia.stdio_bridge")
 
@@ -80,6 +88,11 @@ NOT_EXITED = "the bot did not exit"
 NO_LIMITS = Limits(0, 0)
 #: The environment a bot does not get.
 SECRET_ENV = ("CURIA_SEAT_TOKEN", *OPERATOR_ONLY_ENV)
+#: What a refusal says when the answer cost the seat the game (forfeit_on_illegal), and
+#: how one of an illegal decision begins (service/errors.py): a refusal carries no reason
+#: code, and the stream sends no view to tell the seat forfeited.
+FORFEITS = "the seat forfeits"
+ILLEGAL = "illegal decision"
 
 
 # ---------------------------------------------------------------------------------------
@@ -130,6 +143,24 @@ def result_json(view: pb.View) -> dict[str, Any]:
             "forfeit_reason": score.forfeit_reason,
         } for score in result.scores],
     }
+
+
+def final_view(started: pb.PlayGameStarted, ended: pb.PlayGameEnded) -> pb.View:
+    """The seat's view of the finished game, from the stream's start and end messages:
+    what the `end` line and the last log lines read."""
+    return pb.View(game_id=ended.game_id, status=FINISHED, seat=ended.seat,
+                   game=started.game, variant=started.variant,
+                   seat_names=started.seat_names, result=ended.result,
+                   forfeited_seats=sorted(score.seat for score in ended.result.scores
+                                          if score.forfeited))
+
+
+def answer_was_refused(refused: DecisionRefused) -> bool:
+    """Whether a refusal is about the answer itself (malformed or illegal), so that asking
+    again may help; not a time that is up or a game that is over."""
+    return refused.code == grpc.StatusCode.INVALID_ARGUMENT or (
+        refused.code == grpc.StatusCode.FAILED_PRECONDITION
+        and refused.message.startswith(ILLEGAL))
 
 
 def end_message(view: pb.View) -> dict[str, Any]:
@@ -302,60 +333,110 @@ class Bridge:
         self.shown: dict[int, tuple[str, ...]] = {}
         #: the bot's last answer refused as stale, with the decisions it chose among
         self.stale_answer: tuple[tuple[str, ...], str] | None = None
+        #: the last answer applied, by its version (see `_confirm`)
+        self.applied: dict[int, str] = {}
+        #: the version of the newest turn
         self.latest = 0
         #: the lineage of each version seen (a decision names the one it was taken on)
         self.lineages: dict[int, str] = {}
         self.forfeited = False
+        #: the game as the stream announced it
+        self.table = pb.PlayGameStarted()
+        #: the last turn (the seat's view where it must decide); the final view at the end
         self.view = pb.View()
 
     def run(self) -> int:
-        """Start the bot, then play: the seat's first call (its contact, which may start
-        the game's clock) comes only once the bot's process runs (docs/bots.md)."""
-        with SeatConnection(self.server, self.game_id, self.token) as connection:
-            try:
-                bot = BotProcess(self.command, self.events, self.limits, self.sandboxed)
-            except OSError as error:
-                reason = f"stdio bot did not start: {error.strerror or error}"
-                log.error("%s (%s)", reason, " ".join(self.command))
-                self._resign(connection, reason)
-                return 1
-            try:
-                return self._play(bot, connection)
-            finally:
-                bot.kill()
+        """Start the bot, then open the seat's stream: its first contact, which may start
+        the game's clock, comes only once the bot's process runs (docs/bots.md)."""
+        try:
+            bot = BotProcess(self.command, self.events, self.limits, self.sandboxed)
+        except OSError as error:
+            reason = f"stdio bot did not start: {error.strerror or error}"
+            log.error("%s (%s)", reason, " ".join(self.command))
+            with self._open() as stream:
+                self._resign(stream, reason)
+            return 1
+        try:
+            with self._open() as stream:
+                return self._play(bot, stream)
+        finally:
+            bot.kill()
 
-    def _play(self, bot: BotProcess, connection: SeatConnection) -> int:
-        start = wait_for_start(connection, connection.view())
-        threading.Thread(target=self._watch, args=(start.version,), daemon=True,
-                         name="watch").start()
+    def _open(self) -> PlaySeat:
+        """The seat's Play stream; its messages and its loss arrive on the event queue."""
+        return PlaySeat(self.server, self.game_id, self.token, self._deliver,
+                        client="curia arena.stdio_bridge")
+
+    def _deliver(self, item: pb.PlayResponse | PlayError) -> None:
+        self.events.put(("lost", item) if isinstance(item, PlayError) else ("play", item))
+
+    def _play(self, bot: BotProcess, stream: PlaySeat) -> int:
         while True:
             kind, payload = self.events.get()
-            if kind == "rollback":
-                self._forget_lost_versions(payload)
-                kind = "view"
-            if kind == "view":
-                if self._on_view(bot, payload):
+            if kind == "play":
+                if self._on_message(bot, stream, payload):
                     return self._finish(bot)
             elif kind == "line":
                 line, received = payload
-                self._on_answer(bot, connection, parse_answer(line), received)
-            if kind == "view" and self.stale_answer is not None:
-                self._resubmit_stale(connection)
+                self._on_answer(bot, stream, parse_answer(line), received)
             elif kind == "eof":
-                return self._bot_left(bot, connection)
-            elif kind == "error":
-                log.error("lost the game: %s", payload)
-                return 1
+                return self._bot_left(bot, stream)
+            elif kind == "lost":
+                return self._lost(payload)
 
-    def _watch(self, after_version: int) -> None:
-        """The seat's views, onto the event queue (a connection of its own)."""
-        try:
-            with SeatConnection(self.server, self.game_id, self.token) as connection:
-                for update in connection.follow(after_version):
-                    self.events.put(("rollback" if update.rolled_back else "view",
-                                     update.view))
-        except (grpc.RpcError, StreamInterrupted) as error:
-            self.events.put(("error", describe_error(error)))
+    def _on_message(self, bot: BotProcess, stream: PlaySeat,
+                    message: pb.PlayResponse) -> bool:
+        """Handle one message of the stream; True once the game is over."""
+        kind = message.WhichOneof("kind")
+        if kind == "game_started":
+            self._on_start(message.game_started)
+        elif kind == "turn":
+            self._on_turn(bot, stream, message.turn)
+            if self.stale_answer is not None:
+                self._resubmit_stale(stream)
+        elif kind == "game_ended":
+            self.view = final_view(self.table, message.game_ended)
+            return True
+        return False
+
+    def _on_start(self, started: pb.PlayGameStarted) -> None:
+        """The game's start (again after each reconnection)."""
+        if not self.table.game_id and started.waiting_for_seats:
+            log.info("the game is waiting for open seats to be taken")
+        self.table = started
+
+    def _on_turn(self, bot: BotProcess, stream: PlaySeat, view: pb.View) -> None:
+        """Ask the bot, unless it was asked at this version or is already deciding among
+        the same decisions."""
+        if self._rolled_back(view):
+            self._forget_lost_versions(view)
+        self.latest, self.view = view.version, view
+        self.lineages[view.version] = view.lineage
+        if self.seat in view.forfeited_seats:
+            self._note_forfeit(view.version)
+        elif view.version in self.applied:
+            self._confirm(stream, view.version)
+        elif view.legal_decisions and view.version not in self.asked_versions:
+            legal = legal_notations(view)
+            if self._answer_pending_for(legal) or (
+                    self.stale_answer is not None and self.stale_answer[0] == legal):
+                self.asked_versions.add(view.version)  # the bot's answer will do
+            else:
+                self._ask(bot, view)
+
+    def _rolled_back(self, view: pb.View) -> bool:
+        """Whether a turn shows that the store lost versions seen before: it is older
+        than the newest turn, or of another lineage at a version seen."""
+        return view.version < self.latest or \
+            self.lineages.get(view.version, view.lineage) != view.lineage
+
+    def _confirm(self, stream: PlaySeat, version: int) -> None:
+        """A turn seen again after the seat's decision at its version was applied: the
+        stream resumed before the decision's reply came, or the store lost the decision
+        (it rolled back to that very version). The same request again is applied once:
+        a duplicate in the first case, the decision again in the second."""
+        log.debug("the turn at version %d again: its decision submitted again", version)
+        self._submit(None, stream, version, self.applied.pop(version))
 
     def _forget_lost_versions(self, view: pb.View) -> None:
         """The store rolled back to `view`'s version (it lost later ones): answers to the
@@ -368,32 +449,15 @@ class Bridge:
         self.shown.clear()
         self.reasks.clear()
         self.lineages.clear()
+        self.applied.clear()
         self.stale_answer = None
         self.latest = view.version
 
-    def _on_view(self, bot: BotProcess, view: pb.View) -> bool:
-        """Ask the bot when the seat must decide; True once the game is over."""
-        if view.status == FINISHED:
-            self.view = view
-            return True
-        if view.version < self.latest:
-            return False
-        self.latest, self.view = view.version, view
-        self.lineages[view.version] = view.lineage
-        if self.seat in view.forfeited_seats:
-            if not self.forfeited:
-                log.warning("seat %d forfeited at version %d; following the game to its end",
-                            self.seat, view.version)
-            self.forfeited = True
-            return False
-        if view.legal_decisions and view.version not in self.asked_versions:
-            legal = legal_notations(view)
-            if self._answer_pending_for(legal) or (
-                    self.stale_answer is not None and self.stale_answer[0] == legal):
-                self.asked_versions.add(view.version)  # the bot's answer will do
-            else:
-                self._ask(bot, view)
-        return False
+    def _note_forfeit(self, version: int) -> None:
+        if not self.forfeited:
+            log.warning("seat %d forfeited at version %d; following the game to its end",
+                        self.seat, version)
+        self.forfeited = True
 
     def _answer_pending_for(self, legal: tuple[str, ...]) -> bool:
         """Whether the bot is already deciding among exactly these decisions: a newer
@@ -411,7 +475,7 @@ class Bridge:
         self.asked_versions.add(view.version)
         self.shown[view.version] = legal_notations(view)
 
-    def _on_answer(self, bot: BotProcess, connection: SeatConnection, text: str,
+    def _on_answer(self, bot: BotProcess, stream: PlaySeat, text: str,
                    received: float) -> None:
         if not self.asked:
             log.warning("ignored a line the bot wrote unasked: %.80r", text)
@@ -428,58 +492,64 @@ class Bridge:
             log.info("dropped %.80r: an answer for version %d, the game is at %d", text,
                      version, self.latest)
             return
-        self._submit(bot, connection, version, text)
+        self._submit(bot, stream, version, text)
 
-    def _submit(self, bot: BotProcess | None, connection: SeatConnection, version: int,
+    def _submit(self, bot: BotProcess | None, stream: PlaySeat, version: int,
                 text: str) -> None:
         """Submit the bot's answer at `version`. Refused as stale (another seat decided
-        first), it is kept: a newer view with the same decisions gets it again."""
+        first), it is kept: a newer turn with the same decisions gets it again."""
         lineage = self.lineages.get(version, "")
         request_id = f"{self.seat}-{version}-{lineage or 0}-{self.reasks[version]}"
         self.stale_answer = None
         try:
-            response = connection.submit(version, text, request_id=request_id,
-                                         lineage=lineage)
-        except grpc.RpcError as error:
-            code = error.code()
-            if code == grpc.StatusCode.ABORTED:  # normal in a simultaneous choice
-                log.debug("%.80r at version %d stale (%s)", text, version,
-                          describe_error(error))
-                self.answer_times.resubmitted += 1
-                self.stale_answer = (self.shown.get(version, ()), text)
-                return
-            log.warning("%.80r at version %d refused (%s)", text, version,
-                        describe_error(error))
-            if code in (grpc.StatusCode.INVALID_ARGUMENT,
-                          grpc.StatusCode.FAILED_PRECONDITION):
-                if bot is not None:
-                    self._maybe_reask(bot, connection, version, error.details() or code.name)
-            else:
-                raise
+            stream.submit(version, text, request_id, lineage)
+        except DecisionRefused as refused:
+            self._on_refused(bot, version, text, refused)
             return
-        self.latest = max(self.latest, response.version)
+        except GameEnded:  # its end is on the event queue
+            log.debug("%.80r at version %d: the game ended meanwhile", text, version)
+            return
+        self.applied = {version: text}
 
-    def _resubmit_stale(self, connection: SeatConnection) -> None:
-        """The stale answer again, at the newest version, if the seat still chooses among
+    def _on_refused(self, bot: BotProcess | None, version: int, text: str,
+                    refused: DecisionRefused) -> None:
+        """A refused answer: kept if stale, asked again if illegal without penalty; a
+        refusal that is not about the answer (the game gone) raises."""
+        if refused.code == grpc.StatusCode.ABORTED:  # normal in a simultaneous choice
+            log.debug("%.80r at version %d stale (%s)", text, version, refused)
+            self.answer_times.resubmitted += 1
+            self.stale_answer = (self.shown.get(version, ()), text)
+            return
+        log.warning("%.80r at version %d refused (%s)", text, version, refused)
+        if refused.code not in (grpc.StatusCode.INVALID_ARGUMENT,
+                                grpc.StatusCode.FAILED_PRECONDITION):
+            raise refused
+        if FORFEITS in refused.message:  # forfeit_on_illegal: no more turns come
+            self._note_forfeit(version)
+        elif bot is not None and answer_was_refused(refused):
+            self._maybe_reask(bot, version, refused.message or refused.code.name)
+
+    def _resubmit_stale(self, stream: PlaySeat) -> None:
+        """The stale answer again, at the newest turn, if the seat still chooses among
         the same decisions there (a simultaneous choice another seat made first); dropped
         once the seat has other decisions to choose from (the bot is asked then)."""
         assert self.stale_answer is not None
         legal, text = self.stale_answer
         view = self.view
         current = legal_notations(view)
-        if self.forfeited or view.status == FINISHED or (current and current != legal):
+        if self.forfeited or (current and current != legal):
             self.stale_answer = None
         elif current:
             self.shown[view.version] = legal
-            self._submit(None, connection, view.version, text)
+            self._submit(None, stream, view.version, text)
 
-    def _maybe_reask(self, bot: BotProcess, connection: SeatConnection, version: int,
-                     refusal: str) -> None:
+    def _maybe_reask(self, bot: BotProcess, version: int, refusal: str) -> None:
         """A refusal that changed nothing (a game without forfeit_on_illegal): ask again,
-        a few times, while the seat still must decide at that version."""
-        view = connection.view()
-        if (view.version != version or not view.legal_decisions
-                or self.seat in view.forfeited_seats or self.reasks[version] >= MAX_REASKS):
+        a few times, on the last turn while it is still at `version` (the stream sends no
+        second turn for the same version)."""
+        view = self.view
+        if (view.version != version or not view.legal_decisions or self.forfeited
+                or self.reasks[version] >= MAX_REASKS):
             return
         self.reasks[version] += 1
         self._ask(bot, view, refused=refusal)
@@ -494,18 +564,26 @@ class Bridge:
         log.info("%s", self.answer_times.summary())
         return 0
 
-    def _bot_left(self, bot: BotProcess, connection: SeatConnection) -> int:
+    def _bot_left(self, bot: BotProcess, stream: PlaySeat) -> int:
         code = bot.wait(1.0)
         reason = bot.exit_reason(code)
         log.error("%s before the game was over: resigning seat %d", reason, self.seat)
-        self._resign(connection, reason)
+        self._resign(stream, reason)
         return 1
 
-    def _resign(self, connection: SeatConnection, reason: str) -> None:
+    def _resign(self, stream: PlaySeat, reason: str) -> None:
         try:
-            connection.resign(reason)
-        except grpc.RpcError as error:
-            log.warning("resignation refused (%s)", describe_error(error))
+            stream.resign(reason)
+        except PlayError as error:
+            log.warning("resignation refused (%s)", error)
+
+    def _lost(self, error: PlayError) -> int:
+        if isinstance(error, SeatRefused):
+            log.error("the server refused to let seat %d play game %s: %s", self.seat,
+                      self.game_id, error)
+        else:
+            log.error("lost the game: %s", error)
+        return 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -558,8 +636,8 @@ def main(argv: list[str] | None = None) -> int:
         return Bridge(args.server, args.game_id, args.seat, args.token, args.command,
                       args.grace, Limits(args.memory_mb, args.cpu_seconds),
                       args.sandboxed).run()
-    except (grpc.RpcError, StreamInterrupted) as error:
-        log.error("giving up: %s", describe_error(error))
+    except PlayError as error:
+        log.error("giving up: %s", error)
         return 1
 
 

@@ -19,14 +19,17 @@ version (so a retry after a lost answer is applied at most once). It is robust t
 * its own forfeit (illegal decision, timeout, resignation): it stops deciding and
   follows the game to its end.
 
-As a program it is the gRPC side of the arena's bot process protocol (docs/bots.md):
+This loop is what a client built on the unary calls and WatchGame does (`curia play`
+against a remote server, `curia arena check`'s other seats). As a program,
 
     CURIA_SEAT_TOKEN=... python3 -m bots.grpc_player --bot greedy \\
         --server HOST:PORT --game-id ID --seat N
 
+is the arena's bot process protocol (docs/bots.md) played over the Play stream, as a
+league bot plays (`bots.play_client`): the same program in a tournament and a league.
 The seat token is read from the environment only (never from the command line, where
-other processes could read it). The bot is made once the game is known: a bot that does
-not play it is refused (exit status 1). Exit status 0 once the game is over.
+other processes could read it). A bot that does not play the game exits with status 1;
+exit status 0 once the game is over.
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ from collections.abc import Iterator
 
 import grpc
 
-from bots import BOT_NAMES, Bot, make_bot
+from bots import BOT_NAMES, Bot
+from bots.play_client import main as play_main
 from curia.v1 import game_service_pb2 as pb
 from games import from_observation
 from games.core import derive_seed, notation
@@ -269,39 +273,10 @@ def parse_args(argv: list[str] | None, bots: tuple[str, ...] = BOT_NAMES,
     return args
 
 
-class BotRefused(Exception):
-    """The bot asked for does not play the game the seat is in."""
-
-
-def run(args: argparse.Namespace) -> pb.View:
-    """Play the seat the arguments name with their bot, made once the game is known
-    (BotRefused if it does not play that game). The game is read as a spectator first:
-    the seat's own first call, its contact (docs/bots.md), comes once the bot is made."""
-    with SeatConnection(args.server, args.game_id, args.token) as connection:
-        game = connection.client.view(args.game_id, encoding=pb.OBSERVATION_ENCODING_NONE).game
-        try:
-            bot = make_bot(args.bot, args.seed, game)
-        except ValueError as error:
-            raise BotRefused(str(error)) from None
-        return play_connected(connection, start=wait_for_start(connection, connection.view()),
-                              seat=args.seat, bot=bot, seed=args.seed, pace=args.pace)
-
-
 def main(argv: list[str] | None = None, default_bot: str | None = None) -> int:
-    """`python3 -m bots.grpc_player --bot NAME --server ... --game-id ... --seat N`."""
-    args = parse_args(argv, default_bot=default_bot)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format=f"{args.bot}[seat {args.seat}]: %(message)s")
-    try:
-        final = run(args)
-    except BotRefused as error:
-        log.error("cannot play game %s: %s", args.game_id, error)
-        return 1
-    except (grpc.RpcError, StreamInterrupted) as error:
-        log.error("giving up: %s", describe_error(error))
-        return 1
-    log.info("%s", describe_result(final, args.seat))
-    return 0
+    """`python3 -m bots.grpc_player --bot NAME --server ... --game-id ... --seat N`: the
+    seat played over the Play stream (`bots.play_client`), as in a league."""
+    return play_main(argv, default_bot)
 
 
 if __name__ == "__main__":

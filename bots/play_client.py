@@ -1,10 +1,15 @@
-"""Play a league with a Python bot over one Play stream (docs/league.md).
+"""Play with a Python bot over one Play stream: a league's games (docs/league.md), or a
+tournament's seat (docs/bots.md). The same program, the same stream:
 
     CURIA_BOT_KEY=curia_bot_... python3 -m bots.play_client --server HOST:PORT --bot greedy
+    CURIA_SEAT_TOKEN=... python3 -m bots.play_client --server HOST:PORT --bot greedy \
+        --game-id ID --seat N
 
-The bot key is read from the environment only. The client opens the stream, says how
-many games it plays at once, and for each game the league gives it: makes the named bot
-for that game (its seed derived from `--seed` and the game id), and whenever a view asks
+The credential is read from the environment only. With a bot key the client says how
+many games it plays at once, and for each game the league gives it makes the named bot
+for that game (its seed derived from `--seed` and the game id); with a seat token it
+plays that one game (its seed `--seed`, as the arena gives it) and exits once it is
+over. Whenever a view asks
 it to decide, rebuilds a state from its observation and submits the bot's choice with the
 view's version and lineage and a request id naming them (a resend after a reconnection is
 applied once). A choice refused as stale is not asked again while the same decisions are
@@ -23,29 +28,44 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import grpc
 
 from bots import BOT_NAMES, Bot, make_bot
+from bots.play_seat import outbox_requests
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
 from games import from_observation
 from games.core import derive_seed, notation
 from service.channels import open_channel
+from service.retry import TRANSIENT, retry_seconds
 
 log = logging.getLogger("curia.play")
 
 KEY_ENV = "CURIA_BOT_KEY"
-#: Statuses that end the program: the key may not play.
-FATAL = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
+SEAT_TOKEN_ENV = "CURIA_SEAT_TOKEN"
+#: Statuses that end the program: the key may not play (or the seat's game is unknown).
+FATAL = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
+         grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT)
 #: Seconds between reconnection attempts (doubling up to the last).
 BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 5.0)
+#: Seconds before a decision refused with the store away is sent again.
+AWAY_PAUSE_S = 0.5
+#: gRPC status codes by number (CallStatus.code).
+CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 
 class KeyRefused(Exception):
     """The server will not let this key play."""
+
+
+class BotUnfit(Exception):
+    """The bot does not play the game it was given."""
+
+
+class GaveUp(Exception):
+    """No server answered for `give_up_s` seconds in a row."""
 
 
 @dataclass
@@ -54,9 +74,14 @@ class SeatGame:
 
     bot: Bot
     seat: int
+    seed: int
     decided: int = 0
     #: (legal notations, choice) of a choice not yet applied
     pending: tuple[tuple[str, ...], str] | None = None
+    #: the lineage of the last turn (another one: the store rolled back)
+    lineage: str = ""
+    #: the last decision sent (sent again when the store was away)
+    sent: pb.PlayRequest | None = None
 
 
 @dataclass
@@ -71,6 +96,12 @@ class PlayClient:
     opponent_decisions: bool = False
     max_games: int = 0
     """Stop after this many games have ended (0: play on until stopped)."""
+    game_id: str = ""
+    """With a seat token as the key: the seat's game (the client plays it, then stops)."""
+    pace: float = 0.0
+    """Seconds to wait before each choice is sent."""
+    give_up_s: float = 0.0
+    """Stop after this many seconds in a row without a server (0: never)."""
     games: dict[str, SeatGame] = field(default_factory=dict)
     ended: int = 0
     attempts: int = 0
@@ -78,7 +109,7 @@ class PlayClient:
     def run(self, stop: threading.Event | None = None) -> int:
         """Play until `max_games` have ended or `stop` is set; games ended."""
         stop = stop or threading.Event()
-        failures = 0
+        failures, failing_since = 0, 0.0
         while not stop.is_set() and not self.done:
             try:
                 self._session(stop)
@@ -86,12 +117,20 @@ class PlayClient:
             except grpc.RpcError as error:
                 if error.code() in FATAL:
                     raise KeyRefused(error.details()) from None
+                failing_since = failing_since if failures else time.monotonic()
+                if self.give_up_s and time.monotonic() - failing_since > self.give_up_s:
+                    raise GaveUp(f"no server for {self.give_up_s:.0f} s: "
+                                 f"{error.code().name} {error.details()}") from None
                 delay = BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
                 failures += 1
-                log.info("play stream ended (%s); reconnecting in %.1f s",
-                         error.code().name, delay)
+                log.info("connection lost (%s: %s); reconnecting in %.1f s",
+                         error.code().name, error.details(), delay)
                 stop.wait(delay)
         return self.ended
+
+    def __post_init__(self) -> None:
+        if self.game_id:
+            self.max_games = 1
 
     @property
     def done(self) -> bool:
@@ -107,12 +146,12 @@ class PlayClient:
         outbox.put(pb.PlayRequest(hello=pb.PlayHello(
             concurrency=self.concurrency, opponent_decisions=self.opponent_decisions,
             client=f"curia bots.play_client {self.bot_name}",
-            observation_encoding=pb.OBSERVATION_ENCODING_JSON)))
+            observation_encoding=pb.OBSERVATION_ENCODING_JSON, game_id=self.game_id)))
         targets = self.targets
         channel = open_channel(targets[self.attempts % len(targets)])
         self.attempts += 1
         stub = pb_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
-        stream = stub.Play(_requests(outbox, stop),
+        stream = stub.Play(outbox_requests(outbox, stop),
                            metadata=(("authorization", f"Bearer {self.key}"),))
         try:
             for message in stream:
@@ -129,9 +168,16 @@ class PlayClient:
         if kind == "game_started":
             started = message.game_started
             if started.game_id not in self.games:
-                seed = derive_seed(self.seed, started.game_id)
-                self.games[started.game_id] = SeatGame(
-                    make_bot(self.bot_name, seed, started.game), started.seat)
+                seed = self.seed if self.game_id else derive_seed(self.seed, started.game_id)
+                try:
+                    bot = make_bot(self.bot_name, seed, started.game)
+                except ValueError as error:
+                    raise BotUnfit(f"game {started.game_id}: {error}") from None
+                self.games[started.game_id] = SeatGame(bot, started.seat, seed)
+                log.info("game %s: seat %d of %s%s", started.game_id, started.seat,
+                         ", ".join(started.seat_names),
+                         "; waiting for open seats to be taken"
+                         if started.waiting_for_seats else "")
         elif kind == "turn":
             request = self._decide(message.turn)
             if request is not None:
@@ -139,71 +185,127 @@ class PlayClient:
         elif kind == "game_ended":
             if self.games.pop(message.game_ended.game_id, None) is not None:
                 self.ended += 1
+                log.info("%s (game %s)", describe_end(message.game_ended),
+                         message.game_ended.game_id)
+        elif kind == "ack":
+            game = self.games.get(message.ack.game_id)
+            if game is not None and game.sent is not None and \
+                    game.sent.decision.request_id == message.ack.request_id:
+                game.sent = None
         elif kind == "refusal":
-            status = message.refusal.status
-            level = logging.DEBUG if status.code == grpc.StatusCode.ABORTED.value[0] \
-                else logging.INFO
-            log.log(level, "game %s: refused: %s", message.refusal.game_id, status.message)
+            self._refused(message.refusal, outbox)
+
+    def _refused(self, refusal: pb.PlayRefusal,
+                 outbox: queue.Queue[pb.PlayRequest | None]) -> None:
+        """Log a refusal; a decision refused because the store was away is sent again
+        after a pause (the game did not move: no new turn would come)."""
+        code = CODES.get(refusal.status.code)
+        name = code.name if code is not None else str(refusal.status.code)
+        level = logging.DEBUG if code == grpc.StatusCode.ABORTED else logging.INFO
+        log.log(level, "game %s: refused (%s: %s)", refusal.game_id, name,
+                refusal.status.message)
+        game = self.games.get(refusal.game_id)
+        if code in TRANSIENT and game is not None and game.sent is not None:
+            log.info("game %s: sending the decision again in %.1f s", refusal.game_id,
+                     AWAY_PAUSE_S)
+            timer = threading.Timer(AWAY_PAUSE_S, outbox.put, (game.sent,))
+            timer.daemon = True
+            timer.start()
 
     def _decide(self, view: pb.View) -> pb.PlayRequest | None:
         game = self.games.get(view.game_id)
         if game is None or not view.legal_decisions:
             return None
+        if game.lineage and view.lineage != game.lineage:
+            log.warning("game %s was rolled back to version %d (the store lost later "
+                        "versions); deciding again from there", view.game_id, view.version)
+            game.pending = None
+        game.lineage = view.lineage
         legal = tuple(decision.notation for decision in view.legal_decisions)
         if game.pending is None or game.pending[0] != legal:
             state = from_observation(json.loads(view.observation_json),
-                                     derive_seed(self.seed, view.game_id, game.decided))
+                                     derive_seed(game.seed, game.decided))
             game.pending = (legal, notation(game.bot.choose(state, game.seat)))
             game.decided += 1
-        return pb.PlayRequest(decision=pb.PlayDecision(
+            if self.pace:
+                time.sleep(self.pace)
+        game.sent = pb.PlayRequest(decision=pb.PlayDecision(
             game_id=view.game_id, decision=pb.Decision(notation=game.pending[1]),
             expected_version=view.version, expected_lineage=view.lineage,
             request_id=f"{view.version}-{view.lineage or '0'}"))
+        return game.sent
 
 
-def _requests(outbox: queue.Queue[pb.PlayRequest | None],
-              stop: threading.Event) -> Iterator[pb.PlayRequest]:
-    while not stop.is_set():
-        try:
-            request = outbox.get(timeout=0.5)
-        except queue.Empty:
-            continue
-        if request is None:
-            return
-        yield request
+def describe_end(ended: pb.PlayGameEnded) -> str:
+    """One line: the seat's rank and why the game ended."""
+    for score in ended.result.scores:
+        if score.seat == ended.seat:
+            lost = f", forfeited ({score.forfeit_reason})" if score.forfeited else ""
+            return (f"game over ({ended.result.reason}): seat {ended.seat} ranked "
+                    f"{score.rank} of {len(ended.result.scores)}{lost}")
+    return f"game over ({ended.result.reason})"
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
+def parse_args(argv: list[str] | None, default_bot: str | None = None
+               ) -> argparse.Namespace:
+    """The league's arguments, or the launch protocol's (docs/bots.md), with the
+    environment as defaults; the credential read from the environment into `key`."""
+    env = os.environ
     parser = argparse.ArgumentParser(
-        prog="python3 -m bots.play_client",
-        description=f"Play a league's games with a shipped bot. The bot key comes from "
-                    f"${KEY_ENV}.")
-    parser.add_argument("--server", required=True,
+        prog=f"python3 -m bots.{default_bot}_bot" if default_bot else
+        "python3 -m bots.play_client",
+        description=f"Play with a shipped bot over one Play stream: a league's games with "
+                    f"${KEY_ENV}, or one tournament seat with ${SEAT_TOKEN_ENV} and "
+                    f"--game-id.")
+    parser.add_argument("--server", default=env.get("CURIA_SERVER"),
                         help="HOST:PORT of a curia server (several, comma-separated: tried "
-                             "in turn when one is away)")
-    parser.add_argument("--bot", required=True, choices=BOT_NAMES, help="the bot to play")
-    parser.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
+                             "in turn when one is away; default: $CURIA_SERVER)")
+    if default_bot is None:
+        parser.add_argument("--bot", required=True, choices=BOT_NAMES,
+                            help="the bot to play")
+    parser.add_argument("--seed", type=int, default=int(env.get("CURIA_BOT_SEED", "0")),
+                        help="the bot's seed (default: $CURIA_BOT_SEED, else 0)")
+    parser.add_argument("--game-id", default=env.get("CURIA_GAME_ID", ""),
+                        help="a seat token's game (default: $CURIA_GAME_ID)")
+    parser.add_argument("--seat", type=int, default=env.get("CURIA_SEAT"),
+                        help="a seat token's seat, for the logs (default: $CURIA_SEAT)")
     parser.add_argument("--concurrency", type=int, default=1,
-                        help="games at once (the league caps it; default 1)")
+                        help="league games at once (the league caps it; default 1)")
     parser.add_argument("--games", type=int, default=0,
-                        help="stop after this many games (default: play on)")
-    return parser.parse_args(argv)
+                        help="stop after this many league games (default: play on)")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds to wait before each decision (default 0)")
+    args = parser.parse_args(argv)
+    args.bot = default_bot or args.bot
+    if args.server is None:
+        parser.error("--server (or $CURIA_SERVER) is required")
+    args.key = env.get(KEY_ENV, "")
+    if not args.key:
+        args.key = env.get(SEAT_TOKEN_ENV, "")
+        if not args.key or not args.game_id:
+            parser.error(f"set {KEY_ENV} to the bot key (from curia league add-bot), or "
+                         f"{SEAT_TOKEN_ENV} to a seat token and --game-id to its game")
+    else:
+        args.game_id = ""  # a bot key plays the league's games
+    return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    key = os.environ.get(KEY_ENV, "")
-    if not key:
-        print(f"set {KEY_ENV} to the bot key (from curia league add-bot)", file=sys.stderr)
-        return 2
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    client = PlayClient(args.server, key, args.bot, args.seed, args.concurrency,
-                        max_games=args.games)
+def main(argv: list[str] | None = None, default_bot: str | None = None) -> int:
+    args = parse_args(argv, default_bot)
+    who = f"{args.bot}[seat {args.seat}]" if args.game_id else args.bot
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format=f"{who}: %(message)s")
+    client = PlayClient(args.server, args.key, args.bot, args.seed, args.concurrency,
+                        max_games=args.games, game_id=args.game_id, pace=args.pace,
+                        give_up_s=retry_seconds() if args.game_id else 0.0)
     started = time.monotonic()
     try:
         ended = client.run()
     except KeyRefused as refused:
-        print(f"the server refused the bot key: {refused}", file=sys.stderr)
+        print(f"the server refused the {'seat token' if args.game_id else 'bot key'}: "
+              f"{refused}", file=sys.stderr)
+        return 1
+    except (GaveUp, BotUnfit) as error:
+        print(f"giving up: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

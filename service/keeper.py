@@ -381,7 +381,8 @@ class GameKeeper:
                           announced: tuple[int, str] | None = None
                           ) -> tuple[int, str, pb.View | None]:
         """The game's version and lineage, and the seat's view only if the seat must
-        decide or the game is over (the Play stream's look: no view built for nothing).
+        decide, the game is over or it waits for seats (the Play stream's look: no view
+        built for nothing).
         When the version feed `announced` the (version, lineage) this process committed
         last, its cached record is that version: no read from Redis."""
         cached = self.games.get(game_id) if announced is not None else None
@@ -392,7 +393,8 @@ class GameKeeper:
         seat = self.seat_of(stored, token, required=True)
         stored = await self._contact(stored, seat)
         state = self.states.get(stored)
-        needed = stored.status == "finished" or stored.ended or seat in state.to_move()
+        needed = (stored.status != "in_progress" or stored.ended  # over, or waiting
+                  or seat in state.to_move())
         view = self._view(stored, state, seat, encoding) if needed else None
         return stored.version, stored.lineage, view
 

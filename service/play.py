@@ -8,6 +8,11 @@ Decisions come back on the same stream and are submitted with the seat's token, 
 the same checks as SubmitDecision. Presence (the bot is connected, and how many games it
 takes) is kept in the league's keys for the matchmaker; a newer stream of the same bot
 takes over from an older one.
+
+A tournament's bot process plays its one seat on the same stream (`SeatPlayStream`): its
+seat token is the credential and its hello names the game; the stream carries that game
+only and ends once the bot was told its end. So a bot is the same program in a tournament
+and in a league.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from curia.v1 import game_service_pb2 as pb
 from service.errors import Refused, ServiceError
 from service.keeper import GameKeeper
 from service.leagues import (
+    KEY_PREFIX,
     PRESENCE_MS,
     BotAccount,
     BotKeys,
@@ -47,6 +53,11 @@ WATCH_RETRY_S = 1.0
 #: Seconds a watcher waits for a new version before it looks anyway (a game ended by the
 #: server without a new version, a missed wake-up).
 WAKE_AT_LEAST_S = 2.0
+#: Seconds a seat's stream waits, after its game's end, for the reply being made.
+LAST_REPLY_S = 5.0
+#: Seconds between looks at a game waiting for open seats (taking a seat makes no new
+#: version: nothing wakes the watcher when the game starts).
+WAITING_LOOK_S = 0.1
 
 Answer = Callable[[str, Any, Callable[[Any], Awaitable[Any]]], Awaitable[Any]]
 
@@ -70,6 +81,8 @@ class PlayStream:
         self.opponent_decisions = False
         self.encoding = pb.OBSERVATION_ENCODING_UNSPECIFIED
         self.replaced = False
+        #: a request is being answered (its reply is not in the outbox yet)
+        self.replying = False
 
     def key(self, part: str) -> str:
         return league_key(self.account.league, part)
@@ -170,7 +183,7 @@ class PlayStream:
     async def _watch_turns(self, game_id: str, token: str) -> None:
         """Look at the game at each new version (woken by the version feed) and build the
         seat's view only when it must decide or the game is over."""
-        started, told = False, ("", -1)
+        started, told = False, ("", -1, 0)  # a join starts a game at the same version
         feed = self.keeper.store.feed
         announced: tuple[int, str] | None = None
         while True:
@@ -183,11 +196,13 @@ class PlayStream:
                         observation_encoding=pb.OBSERVATION_ENCODING_NONE))).view
                     await self.outbox.put(await self._game_started(game_id, full))
                     started = True
-                if view is not None and (lineage, version) != told:
-                    told = (lineage, version)
+                if view is not None and (lineage, version, view.status) != told:
+                    told = (lineage, version, view.status)
                     if await self._told(view):
                         return
-                announced = await self._wait(game_id, version, woken)
+                waiting = view is not None and view.status == pb.GAME_STATUS_WAITING_FOR_SEATS
+                announced = await self._wait(game_id, version, woken,
+                                             WAITING_LOOK_S if waiting else WAKE_AT_LEAST_S)
             finally:
                 if woken is not None and feed is not None:
                     feed.discard(game_id, woken)
@@ -204,13 +219,16 @@ class PlayStream:
                 await asyncio.sleep(WATCH_RETRY_S)
 
     async def _wait(self, game_id: str, version: int,
-                    woken: asyncio.Future[tuple[int, str] | None] | None
+                    woken: asyncio.Future[tuple[int, str] | None] | None, at_most: float
                     ) -> tuple[int, str] | None:
-        """Until the game may have changed after `version` (or a while has passed): the
-        (version, lineage) the feed announced, if it did."""
+        """Until the game may have changed after `version` (or `at_most` seconds have
+        passed): the (version, lineage) the feed announced, if it did."""
         if woken is not None:
             with contextlib.suppress(TimeoutError):
-                return await asyncio.wait_for(asyncio.shield(woken), WAKE_AT_LEAST_S)
+                return await asyncio.wait_for(asyncio.shield(woken), at_most)
+            return None
+        if at_most < WAKE_AT_LEAST_S:  # waiting for seats: no version to block on
+            await asyncio.sleep(at_most)
             return None
         with contextlib.suppress(Exception):  # no feed (a Cluster): a blocking read
             await self.keeper.store.wait_log(game_id, version)
@@ -245,29 +263,42 @@ class PlayStream:
         if view.status == pb.GAME_STATUS_FINISHED:
             await self.outbox.put(pb.PlayResponse(game_ended=pb.PlayGameEnded(
                 game_id=view.game_id, seat=view.seat, result=view.result)))
-            with contextlib.suppress(Exception):  # the agent's sweep finds it otherwise
-                await self.redis.sadd(self.key("ended"), view.game_id)
+            await self._game_over(view.game_id)
             return True
         if view.seat in view.to_move and view.status == pb.GAME_STATUS_IN_PROGRESS:
             await self.outbox.put(pb.PlayResponse(turn=view))
         return False
 
-    async def _game_started(self, game_id: str, view: pb.View) -> pb.PlayResponse:
+    async def _game_over(self, game_id: str) -> None:
+        """Tell the league's agent at once (its sweep would find the game otherwise)."""
+        with contextlib.suppress(Exception):
+            await self.redis.sadd(self.key("ended"), game_id)
+
+    async def _table(self, game_id: str) -> dict[str, Any]:
+        """What the matchmaker wrote of the game: seating, time control, rated, options."""
         raw = await self.redis.hget(self.key("live"), game_id)
-        table = json.loads(raw) if raw else {}
+        return json.loads(raw) if raw else {}
+
+    async def _game_started(self, game_id: str, view: pb.View) -> pb.PlayResponse:
+        table = await self._table(game_id)
         return pb.PlayResponse(game_started=pb.PlayGameStarted(
             game_id=game_id, seat=view.seat, game=view.game, variant=view.variant,
             num_seats=len(view.seat_names),
             seat_names=table.get("seating", list(view.seat_names)),
             time_control=pb.TimeControl(decision_ms=table.get("decision_ms", 0),
                                         bank_ms=table.get("bank_ms", 0)),
-            rated=table.get("rated", True), options=table.get("options", {})))
+            rated=table.get("rated", True), options=table.get("options", {}),
+            waiting_for_seats=view.status == pb.GAME_STATUS_WAITING_FOR_SEATS))
 
     # -- what the bot sends ----------------------------------------------------------------
     async def _read(self, requests: AsyncIterator[Any]) -> None:
         try:
             async for request in requests:
-                await self.outbox.put(await self._reply(request))
+                self.replying = True
+                try:
+                    await self.outbox.put(await self._reply(request))
+                finally:
+                    self.replying = False
         finally:
             await self.outbox.put(None)
 
@@ -355,7 +386,81 @@ def bot_key_of(metadata: Any) -> str:
     return ""
 
 
+class SeatPlayStream(PlayStream):
+    """The Play stream of one seat of one game, on the seat's token (a tournament's bot
+    process): no league, no presence; the stream ends after the game's end."""
+
+    def __init__(self, keeper: GameKeeper, answer: Answer, token: str) -> None:
+        super().__init__(keeper, answer, BotAccount("", ""))
+        self.token = token
+        self.game_id = ""
+
+    async def _take_over(self, hello: pb.PlayHello) -> int:
+        """Check the token against the hello's game (UNAUTHENTICATED if it is not one of
+        its seats) and take the seat's name as the bot's."""
+        self.opponent_decisions = hello.opponent_decisions
+        self.encoding = hello.observation_encoding
+        if self.game_id and hello.game_id not in ("", self.game_id):
+            raise Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                          f"this stream plays game {self.game_id!r} only")
+        if not self.game_id:
+            if not hello.game_id:
+                raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, "unknown_key",
+                                   "not a bot key; a seat token plays the game named in "
+                                   "PlayHello.game_id")
+            stored = await self.keeper.load(hello.game_id)
+            seat = self.keeper.seat_of(stored, self.token, required=True)
+            self.game_id = hello.game_id
+            self.account = BotAccount("", stored.meta["seat_names"][seat])
+        return 1
+
+    async def _concurrency(self, asked: int) -> int:
+        return 1
+
+    async def _renew(self) -> None:
+        return None
+
+    async def _leave(self) -> None:
+        return None
+
+    async def _look_for_games(self) -> dict[str, str]:
+        if self.game_id not in self.watchers:
+            self.tokens[self.game_id] = self.token
+            self.watchers[self.game_id] = asyncio.create_task(
+                self._watch(self.game_id, self.token))
+        return {self.game_id: self.token}
+
+    async def _watch(self, game_id: str, token: str) -> None:
+        """Follow the game; the stream ends with it, once the reply to a request being
+        answered (the decision that ended the game) is out."""
+        try:
+            await super()._watch(game_id, token)
+            for _ in range(int(LAST_REPLY_S / 0.01)):
+                if not self.replying:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            await self.outbox.put(None)
+
+    async def _game_over(self, game_id: str) -> None:
+        return None
+
+    async def _table(self, game_id: str) -> dict[str, Any]:
+        meta = (await self.keeper.load(game_id)).meta
+        return {"decision_ms": meta["decision_ms"], "bank_ms": meta.get("bank_ms", 0),
+                "options": dict(meta["options"]), "rated": True}
+
+    async def _token(self, game_id: str) -> str:
+        if game_id != self.game_id:
+            raise ServiceError(grpc.StatusCode.NOT_FOUND, "not_your_game",
+                               f"this stream plays game {self.game_id!r} only")
+        return self.token
+
+
 async def open_play(keeper: GameKeeper, answer: Answer, metadata: Any) -> PlayStream:
-    """The stream of the bot whose key the call carries (ServiceError if none may play)."""
-    account = await BotKeys(keeper.store.redis).account(bot_key_of(metadata))
-    return PlayStream(keeper, answer, account)
+    """The stream of the bot whose key the call carries, or of the seat whose token it
+    carries (checked against its hello's game); ServiceError if none may play."""
+    credential = bot_key_of(metadata)
+    if credential.startswith(KEY_PREFIX) or not credential:
+        return PlayStream(keeper, answer, await BotKeys(keeper.store.redis).account(credential))
+    return SeatPlayStream(keeper, answer, credential)

@@ -248,13 +248,16 @@ class GameService(pb_grpc.GameServiceServicer):
 
     async def Play(self, requests: AsyncIterator[Any],
                    context: grpc.aio.ServicerContext) -> AsyncIterator[pb.PlayResponse]:
-        """A league bot's stream (service/play.py); refused at once without a valid key."""
+        """A bot's stream (service/play.py): a league bot's on its bot key, a tournament
+        seat's on its seat token; refused without a valid credential."""
         OPEN_STREAMS.inc()
         try:
             stream = await self._open_play(context)
             async for message in stream.run(requests):
                 yield message
         except ServiceError as error:
+            if error.code == grpc.StatusCode.UNAUTHENTICATED:
+                self.bad_keys.allow(peer_host(context.peer()))
             log.info("refused", extra={"method": "Play", "code": error.code.name,
                                        "reason": error.reason})
             await context.abort(error.code, error.message)
@@ -268,18 +271,13 @@ class GameService(pb_grpc.GameServiceServicer):
             OPEN_STREAMS.dec()
 
     async def _open_play(self, context: grpc.aio.ServicerContext) -> PlayStream:
-        """The Play stream of the call's bot key. An address that sent more than
-        `BAD_KEYS_PER_MINUTE` wrong keys (a burst of `BAD_KEYS_BURST`) waits."""
+        """The Play stream of the call's credential. An address that sent more than
+        `BAD_KEYS_PER_MINUTE` wrong keys or seat tokens (a burst of `BAD_KEYS_BURST`) waits."""
         peer = peer_host(context.peer())
         if not self.bad_keys.available(peer):
             raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "bad_key_rate",
                                "too many wrong bot keys from this address: wait a minute")
-        try:
-            return await open_play(self.keeper, self._answer, context.invocation_metadata())
-        except ServiceError as error:
-            if error.code == grpc.StatusCode.UNAUTHENTICATED:
-                self.bad_keys.allow(peer)
-            raise
+        return await open_play(self.keeper, self._answer, context.invocation_metadata())
 
     async def _session_reply(self, request: Any) -> pb.SessionResponse:
         if isinstance(request, MalformedRequest):

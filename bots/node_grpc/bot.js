@@ -1,19 +1,23 @@
 #!/usr/bin/env node
-// A Curia bot in Node.js that speaks the gRPC API itself (curia.v1.GameService).
+// A Curia bot in Node.js that speaks the gRPC API itself (curia.v1.GameService), on one
+// Play stream: the same program in a tournament and in a league.
 //
-//   CURIA_SEAT_TOKEN=... node bot.js --server HOST:PORT --game-id ID --seat N
+//   CURIA_SEAT_TOKEN=... node bot.js --server HOST:PORT --game-id ID --seat N   (arena)
+//   CURIA_BOT_KEY=curia_bot_... node bot.js --server HOST:PORT [--concurrency N] [--games N]
 //
 // The client is generated at run time by @grpc/proto-loader from the contract in
-// ../../proto/curia/v1/game_service.proto: no generated code is checked in. The bot
-// follows its seat's WatchGame stream; whenever the view lists legal decisions it picks
-// one (an exchange for a Decurion if offered, never `skip` when anything else is legal,
-// otherwise at random from a PRNG seeded by CURIA_BOT_SEED) and submits it with
-// expected_version = the view's version. After a dropped connection (a server restart)
-// it reconnects and resumes the stream from the last version seen (and its lineage: should
-// the store have rolled back, the stream goes on from the game's current version, marked
-// rolled_back, and the bot decides again from there). Each decision names the lineage of
-// the view it was taken on, so one taken on a view the store lost is refused, never
-// applied. Exits 0 when the game is over. Logs go to stderr.
+// ../../proto/curia/v1/game_service.proto: no generated code is checked in. The bot opens
+// one Play stream with its credential (a tournament seat's token, with the game named in
+// the hello; or a league bot key) and answers every `turn`: it picks one of the legal
+// decisions (an exchange for a Decurion if offered, never `skip` when anything else is
+// legal, otherwise at random from a PRNG seeded by CURIA_BOT_SEED) and sends it with the
+// view's version and lineage (a decision taken on a view the store lost is refused, never
+// applied) and a request id naming them (a resend after a reconnection is applied once).
+// A choice refused as stale (another seat decided first in a simultaneous choice) is sent
+// again at the newer version, not chosen again. A dropped stream is reopened (every game
+// resumes); with a seat token the bot gives up after CURIA_RETRY_SECONDS (30 s) without a
+// server. A seat exits 0 when its game is over; a league bot after --games games (or
+// never). An unknown, revoked or banned credential exits 1. Logs go to stderr.
 'use strict';
 
 const fs = require('fs');
@@ -31,35 +35,41 @@ const definition = protoLoader.loadSync(path.join(PROTO_ROOT, 'curia', 'v1', 'ga
   oneofs: true,
 });
 const { GameService } = grpc.loadPackageDefinition(definition).curia.v1;
-const NO_OBSERVATION = 'OBSERVATION_ENCODING_NONE';
 
-const TRANSIENT = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED,
-  grpc.status.CANCELLED, grpc.status.INTERNAL, grpc.status.UNKNOWN]);
-const REFUSED = new Set([grpc.status.ABORTED, grpc.status.FAILED_PRECONDITION,
-  grpc.status.INVALID_ARGUMENT]);
-// Seconds of failures in a row before giving up (CURIA_RETRY_SECONDS, as every client we
-// ship): enough for a Redis restart that reloads a large append-only file.
+// The credential may not play (or the seat's game is unknown): the program ends.
+const FATAL = new Set([grpc.status.UNAUTHENTICATED, grpc.status.PERMISSION_DENIED,
+  grpc.status.NOT_FOUND, grpc.status.INVALID_ARGUMENT]);
+const ABORTED = grpc.status.ABORTED;
+// A decision refused with these (the server's store away) is sent again after a pause.
+const STORE_AWAY = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);
+// Seconds of failures in a row before a seat gives up (CURIA_RETRY_SECONDS, as every
+// client we ship): enough for a Redis restart that reloads a large append-only file.
 const RETRY_SECONDS = Number(process.env.CURIA_RETRY_SECONDS || 30);
-const CALL_TIMEOUT_MS = 30000;
 
-// --- arguments: --server/--game-id/--seat, or the same from the environment ------------
+// --- arguments: --server/--game-id/--seat (or CURIA_*), --concurrency/--games -----------
 function options() {
   const found = {};
+  const names = { '--server': 'server', '--game-id': 'gameId', '--seat': 'seat',
+    '--concurrency': 'concurrency', '--games': 'games' };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i += 1) {
-    const name = { '--server': 'server', '--game-id': 'gameId', '--seat': 'seat' }[argv[i]];
+    const name = names[argv[i]];
     if (name) { found[name] = argv[i + 1]; i += 1; }
   }
   const env = process.env;
+  const league = Boolean(env.CURIA_BOT_KEY);
   const opts = {
     server: found.server || env.CURIA_SERVER,
-    gameId: found.gameId || env.CURIA_GAME_ID,
-    seat: Number(found.seat !== undefined ? found.seat : env.CURIA_SEAT),
-    token: env.CURIA_SEAT_TOKEN, // the secret: only ever from the environment
+    gameId: league ? '' : (found.gameId || env.CURIA_GAME_ID || ''),
+    seat: found.seat !== undefined ? found.seat : env.CURIA_SEAT,
+    key: env.CURIA_BOT_KEY || env.CURIA_SEAT_TOKEN, // the secret: only from the environment
     seed: env.CURIA_BOT_SEED || '0',
+    concurrency: Number(found.concurrency || 1),
+    games: league ? Number(found.games || 0) : 1,
   };
-  if (!opts.server || !opts.gameId || Number.isNaN(opts.seat) || !opts.token) {
-    console.error('usage: CURIA_SEAT_TOKEN=... node bot.js --server HOST:PORT --game-id ID --seat N');
+  if (!opts.server || !opts.key || (!league && !opts.gameId)) {
+    console.error('usage: CURIA_SEAT_TOKEN=... node bot.js --server HOST:PORT --game-id ID --seat N\n'
+      + '   or: CURIA_BOT_KEY=... node bot.js --server HOST:PORT [--concurrency N] [--games N]');
     process.exit(2);
   }
   return opts;
@@ -82,12 +92,13 @@ function seed32(text) {
   return Number((big ^ (big >> 32n)) & 0xffffffffn);
 }
 
-// --- the player --------------------------------------------------------------------------
 const opts = options();
 const random = mulberry32(seed32(opts.seed));
-const log = (...words) => console.error(`node-grpc[seat ${opts.seat}]:`, ...words);
+const who = opts.gameId ? `node-grpc[seat ${opts.seat}]` : 'node-grpc';
+const log = (...words) => console.error(`${who}:`, ...words);
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
+// --- the bot's choice --------------------------------------------------------------------
 function choose(legal) {
   const exchanges = legal.filter((n) => n.startsWith('exchange '));
   const notSkip = legal.filter((n) => n !== 'skip');
@@ -95,6 +106,7 @@ function choose(legal) {
   return pool[Math.floor(random() * pool.length)];
 }
 
+// --- the connection ----------------------------------------------------------------------
 // TLS when CURIA_TLS_CA names the CA's PEM file (a client certificate too, for a server
 // that asks for one, with CURIA_TLS_CERT and CURIA_TLS_KEY); plaintext otherwise.
 function credentials() {
@@ -106,7 +118,7 @@ function credentials() {
 }
 
 // The stream's heartbeat: an HTTP/2 ping every 5 s; unanswered for 5 s, the connection is
-// broken and the watch resumes on a new one (a hung server is left within about 10 s).
+// broken and the stream is reopened on a new one (a hung server is left within 10 s).
 const channelOptions = {
   'grpc.keepalive_time_ms': 5000,
   'grpc.keepalive_timeout_ms': 5000,
@@ -114,138 +126,99 @@ const channelOptions = {
   ...(process.env.CURIA_TLS_SERVER_NAME
     ? { 'grpc.ssl_target_name_override': process.env.CURIA_TLS_SERVER_NAME } : {}),
 };
-let client = new GameService(opts.server, credentials(), channelOptions);
-let failures = 0;
-let failingSince = 0; // when the current run of failures began (ms)
 
-function reconnect() {
-  client.close();
-  client = new GameService(opts.server, credentials(), channelOptions);
+// --- the games ---------------------------------------------------------------------------
+// Per game: its seat, and the choice not yet applied with the decisions it was made
+// among (a simultaneous choice refused as stale is sent again, not chosen again).
+const games = new Map();
+let ended = 0;
+let heardAt = Date.now(); // the last message from a server
+
+function onTurn(stream, view) {
+  const game = games.get(view.game_id) || { seat: view.seat, pending: null, lineage: '' };
+  games.set(view.game_id, game);
+  if (game.lineage && view.lineage !== game.lineage) { // the store lost later versions
+    log(`the game was rolled back to version ${view.version}; deciding again from there`);
+    game.pending = null;
+  }
+  game.lineage = view.lineage;
+  const legal = view.legal_decisions.map((d) => d.notation);
+  if (legal.length === 0) return;
+  const key = legal.join('\n');
+  if (!game.pending || game.pending.legal !== key) game.pending = { legal: key, notation: choose(legal) };
+  game.sent = { decision: {
+    game_id: view.game_id, decision: { notation: game.pending.notation },
+    expected_version: view.version, expected_lineage: view.lineage,
+    request_id: `${view.version}-${view.lineage || 0}`,
+  } };
+  stream.write(game.sent);
 }
 
-function unary(method, request) {
-  return new Promise((resolve, reject) => {
-    const deadline = new Date(Date.now() + CALL_TIMEOUT_MS);
-    client[method](request, { deadline }, (error, response) => (error ? reject(error) : resolve(response)));
+function onEnded(message) {
+  games.delete(message.game_id);
+  ended += 1;
+  const score = (message.result.scores || []).find((s) => s.seat === message.seat);
+  const rank = score ? `ranked ${score.rank}${score.forfeited ? ', forfeited' : ''}` : '';
+  log(`game over (${message.result.reason}): ${rank} (game ${message.game_id})`);
+}
+
+function onMessage(stream, message, resolve) {
+  if (message.welcome) {
+    if (!opts.gameId) log(`playing as ${message.welcome.bot} in ${message.welcome.league}`);
+  } else if (message.turn) {
+    onTurn(stream, message.turn);
+  } else if (message.ack) {
+    const game = games.get(message.ack.game_id);
+    if (game) game.pending = null; // applied: the next turn is a new choice
+  } else if (message.refusal) {
+    const { status } = message.refusal;
+    if (status.code !== ABORTED) log(`refused in ${message.refusal.game_id}: ${status.message}`);
+    const game = games.get(message.refusal.game_id);
+    if (STORE_AWAY.has(status.code) && game && game.sent) { // the game did not move: send again
+      setTimeout(() => { if (!stream.destroyed) stream.write(game.sent); }, 500);
+    }
+  } else if (message.game_ended) {
+    onEnded(message.game_ended);
+    if (opts.games && ended >= opts.games) { stream.end(); resolve('done'); }
+  }
+}
+
+// One Play stream, until it ends: 'done', 'ended' or the error it failed with.
+function session(client) {
+  return new Promise((resolve) => {
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${opts.key}`);
+    const stream = client.Play(metadata);
+    stream.write({ hello: {
+      concurrency: opts.concurrency, client: 'node-grpc 2.0', game_id: opts.gameId,
+      observation_encoding: 'OBSERVATION_ENCODING_NONE', // this bot reads only the legal decisions
+    } });
+    stream.on('data', (message) => { heardAt = Date.now(); onMessage(stream, message, resolve); });
+    stream.on('error', (error) => resolve(error));
+    stream.on('end', () => resolve('ended'));
   });
 }
 
-// A unary call, retried after transient failures (with a new channel each time).
-async function call(method, request) {
+async function main() {
+  let failures = 0;
   for (;;) {
-    try {
-      const response = await unary(method, request);
-      failures = 0;
-      return response;
-    } catch (error) {
-      await failed(error);
+    const client = new GameService(opts.server, credentials(), channelOptions);
+    const before = heardAt;
+    const outcome = await session(client);
+    client.close();
+    if (outcome === 'done' || (outcome === 'ended' && opts.games && ended >= opts.games)) return 0;
+    if (outcome && FATAL.has(outcome.code)) {
+      log(`the server refused the ${opts.gameId ? 'seat token' : 'bot key'}: ${outcome.details}`);
+      return 1;
     }
+    failures = heardAt > before ? 0 : failures + 1; // the server answered: a new run
+    if (opts.gameId && Date.now() - heardAt > RETRY_SECONDS * 1000) {
+      log(`giving up: no server for ${RETRY_SECONDS} s (${outcome.details || outcome})`);
+      return 1;
+    }
+    log(`stream ended (${outcome.details || outcome}); reconnecting`);
+    await sleep(Math.min(1000, 100 * 2 ** Math.min(failures, 10)) * (1 - 0.5 * Math.random()));
   }
 }
 
-async function failed(error) {
-  if (!TRANSIENT.has(error.code)) throw error;
-  if (failures === 0) failingSince = Date.now();
-  failures += 1;
-  const pause = Math.min(1000, 100 * 2 ** Math.min(failures - 1, 10)) * (1 - 0.5 * Math.random());
-  if (Date.now() + pause - failingSince > RETRY_SECONDS * 1000) throw error;
-  log(`connection lost (${error.details || error.message}); retry ${failures}`);
-  await sleep(pause);
-  reconnect();
-}
-
-// The seat's updates from `after` on, one at a time, resuming after a dropped stream.
-async function* follow(after) {
-  let version = after;
-  let lineage = '';
-  for (;;) {
-    const call = client.WatchGame({
-      game_id: opts.gameId, seat_token: opts.token, after_version: String(version),
-      after_lineage: lineage, observation_encoding: NO_OBSERVATION,
-    });
-    try {
-      for await (const update of call) {
-        failures = 0;
-        if (Number(update.version) <= version && lineage && !update.rolled_back) continue;
-        version = Number(update.version);
-        lineage = update.view.lineage;
-        yield update;
-        if (update.view.status === 'GAME_STATUS_FINISHED') return;
-      }
-      await failed({ code: grpc.status.UNAVAILABLE, details: 'the stream ended early' });
-    } catch (error) {
-      await failed(error);
-    }
-  }
-}
-
-async function play() {
-  // This bot reads only the legal decisions: its views carry no observation.
-  const seatToken = { game_id: opts.gameId, seat_token: opts.token, observation_encoding: NO_OBSERVATION };
-  let start = (await call('GetView', seatToken)).view;
-  while (start.status === 'GAME_STATUS_WAITING_FOR_SEATS') { // the stream says nothing then
-    await sleep(250);
-    start = (await call('GetView', seatToken)).view;
-  }
-  let latest = Number(start.version);
-  let applied = -1;
-  let forfeited = false;
-  // The choice not yet applied, with the decisions it was made among: a simultaneous
-  // choice refused as stale (another seat decided first) is sent again at the newer
-  // version, not chosen again, so the game does not depend on who answered first.
-  let pending = null;
-  for await (const update of follow(latest)) {
-    const { view } = update;
-    const version = Number(view.version);
-    if (view.status === 'GAME_STATUS_FINISHED') return view;
-    if (update.rolled_back) { // the store lost later versions: decide again from here
-      log(`the game was rolled back to version ${version}; deciding again from there`);
-      latest = version;
-      applied = -1;
-      pending = null;
-    }
-    if (version < latest) continue; // stale: the game is already further
-    latest = version;
-    if (view.forfeited_seats.includes(opts.seat)) {
-      if (!forfeited) log('this seat forfeited; following the game to its end');
-      forfeited = true;
-      continue;
-    }
-    if (view.legal_decisions.length === 0 || applied === version) continue;
-    const legal = view.legal_decisions.map((d) => d.notation);
-    if (!pending || pending.legal !== legal.join('\n')) {
-      pending = { legal: legal.join('\n'), notation: choose(legal) };
-    }
-    const { notation } = pending;
-    try {
-      const response = await call('SubmitDecision', {
-        ...seatToken,
-        expected_version: view.version,
-        expected_lineage: view.lineage,
-        decision: { notation },
-        // a retry is applied at most once; a version replayed after a rollback is new
-        request_id: `${opts.seat}-${version}-${view.lineage || 0}`,
-      });
-      applied = version;
-      pending = null;
-      latest = Math.max(latest, Number(response.version));
-    } catch (error) {
-      // ABORTED: a stale view; FAILED_PRECONDITION / INVALID_ARGUMENT: an illegal decision,
-      // or too late. The game is as it was: the stream goes on.
-      if (!REFUSED.has(error.code)) throw error;
-      log(`${notation} at version ${version} refused: ${error.details || error.message}`);
-    }
-  }
-  return start;
-}
-
-play().then((view) => {
-  const score = (view.result && view.result.scores || []).find((s) => s.seat === opts.seat);
-  if (score) log(`game over (${view.result.reason}): ranked ${score.rank}${score.forfeited ? ', forfeited' : ''}`);
-  client.close();
-  process.exitCode = 0;
-}, (error) => {
-  log(`giving up: ${error.details || error.message}`);
-  client.close();
-  process.exit(1);
-});
+main().then((code) => { process.exit(code); });

@@ -492,16 +492,18 @@ class PlayRequest(_message.Message):
     def __init__(self, hello: _Optional[_Union[PlayHello, _Mapping]] = ..., decision: _Optional[_Union[PlayDecision, _Mapping]] = ..., resign: _Optional[_Union[PlayResign, _Mapping]] = ...) -> None: ...
 
 class PlayHello(_message.Message):
-    __slots__ = ("concurrency", "opponent_decisions", "client", "observation_encoding")
+    __slots__ = ("concurrency", "opponent_decisions", "client", "observation_encoding", "game_id")
     CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_DECISIONS_FIELD_NUMBER: _ClassVar[int]
     CLIENT_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
     concurrency: int
     opponent_decisions: bool
     client: str
     observation_encoding: ObservationEncoding
-    def __init__(self, concurrency: _Optional[int] = ..., opponent_decisions: _Optional[bool] = ..., client: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
+    game_id: str
+    def __init__(self, concurrency: _Optional[int] = ..., opponent_decisions: _Optional[bool] = ..., client: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., game_id: _Optional[str] = ...) -> None: ...
 
 class PlayDecision(_message.Message):
     __slots__ = ("game_id", "decision", "expected_version", "request_id", "expected_lineage")
@@ -556,7 +558,7 @@ class PlayWelcome(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., league: _Optional[str] = ..., concurrency: _Optional[int] = ..., game_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PlayGameStarted(_message.Message):
-    __slots__ = ("game_id", "seat", "game", "variant", "num_seats", "seat_names", "time_control", "rated", "options")
+    __slots__ = ("game_id", "seat", "game", "variant", "num_seats", "seat_names", "time_control", "rated", "options", "waiting_for_seats")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -573,6 +575,7 @@ class PlayGameStarted(_message.Message):
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     RATED_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FOR_SEATS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     game: str
@@ -582,7 +585,8 @@ class PlayGameStarted(_message.Message):
     time_control: TimeControl
     rated: bool
     options: _containers.ScalarMap[str, int]
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., rated: _Optional[bool] = ..., options: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    waiting_for_seats: bool
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., rated: _Optional[bool] = ..., options: _Optional[_Mapping[str, int]] = ..., waiting_for_seats: _Optional[bool] = ...) -> None: ...
 
 class PlayUpdate(_message.Message):
     __slots__ = ("game_id", "change")

@@ -206,6 +206,8 @@ class GameServiceServicer:
         asked for them, and each game's end; the bot sends its decisions (each with a
         request id) on the same stream. Seat tokens stay on the server. Reconnecting resumes
         every game the bot is in; a new stream of the same bot replaces the old one.
+        A tournament's bot process (docs/bots.md) plays its one seat on the same stream: its
+        seat token as the bearer credential and the game in PlayHello.game_id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
