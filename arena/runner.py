@@ -29,7 +29,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import grpc
 
@@ -40,6 +40,7 @@ from arena.ratings import GameOutcome
 from arena.sandbox import SERVICE_SOCKET, Layout, Sandbox, SandboxPlan, environment, service_door
 from arena.sandbox import exit_code as sandbox_exit_code
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
+from arena.seat_jobs import QueuedSeat, SeatQueue
 from arena.sprt import SprtTest, deal_games
 from curia.v1 import game_service_pb2 as pb
 from service.channels import OPERATOR_ONLY_ENV
@@ -95,6 +96,26 @@ def launch_arguments(launch: Mapping[str, str]) -> list[str]:
     """The launch protocol's arguments (docs/bots.md) from its variables."""
     return ["--server", launch["CURIA_SERVER"], "--game-id", launch["CURIA_GAME_ID"],
             "--seat", launch["CURIA_SEAT"]]
+
+
+class SeatBot(Protocol):
+    """A seat's bot as a game sees it: a local process (`BotProcess`) or a seat queued for
+    a worker (`arena.seat_jobs.QueuedSeat`)."""
+
+    manifest: BotManifest
+    log_path: Path
+
+    def exit_code(self) -> int | None: ...
+
+    def ended_reason(self) -> str: ...
+
+    def note(self, text: str) -> None: ...
+
+    def terminate(self) -> None: ...
+
+    def stop(self, grace: float = 2.0) -> None: ...
+
+    def collect_log(self) -> None: ...
 
 
 @dataclass(eq=False)  # one per process: kept in sets by identity
@@ -159,6 +180,9 @@ class BotProcess:
             handle.seek(max(0, handle.seek(0, os.SEEK_END) - size))
             return handle.read().decode("utf-8", "replace")
         return ""
+
+    def collect_log(self) -> None:
+        """Nothing to collect: the log is written as the bot runs."""
 
     def note(self, text: str) -> None:
         """A line of the arena's own in the bot's log."""
@@ -327,7 +351,7 @@ class Tournament:
         self._outcomes: list[GameOutcome] = []
         self._done: set[int] = set()  # the indices of _outcomes
         self._stop = threading.Event()
-        self._live: set[BotProcess] = set()  # the bots of the games in flight
+        self._live: set[SeatBot] = set()  # the bots of the games in flight
         self._running: set[Future[GameOutcome]] = set()  # the games in flight
         self.discarded = 0  # games in flight when the tournament was stopped
         self.key_path = deal_key or output / KEY_FILE
@@ -337,6 +361,9 @@ class Tournament:
         self._sprt: SprtTest | None = None  # the SPRT over self._outcomes, incremental
         self._sandbox_plan: SandboxPlan | None = None
         self._door: Path | None = None
+        #: with workers (`curia arena run --workers`): the run's job stream, where each
+        #: seat is queued instead of started here
+        self.seat_queue: SeatQueue | None = None
 
     def sandbox_plan(self) -> SandboxPlan:
         """Which bots run sandboxed (arena.sandbox); SandboxUnavailable, a ConfigError,
@@ -585,7 +612,7 @@ class Tournament:
                 decision_ms=c.decision_ms, bank_ms=c.bank_ms, on_timeout="forfeit",
                 forfeit_on_illegal=True, wait_for_players=True)
             tokens = {cred.seat: cred.token for cred in created.seats}
-            bots: dict[int, BotProcess] = {}
+            bots: dict[int, SeatBot] = {}
             startup = Startup(c.startup_ms)
             void: GameVoid | Stopped | None = None
             try:
@@ -594,12 +621,15 @@ class Tournament:
                         raise Stopped
                     bots[seat] = self._launch(game, created.game_id, seat, name, tokens[seat])
                     self._live.add(bots[seat])
+                    self._wait_taken(bots[seat])
                     startup.launched[seat] = time.monotonic()
                     if voided:
                         bots[seat].note(replay_note(attempt, voided))
                 final = follow_game(client, created.game_id, bots, tokens,
                                     c.game_timeout_s, startup, self._stop)
                 record = client.record(created.game_id)
+                for bot in bots.values():
+                    bot.collect_log()
             except (GameVoid, Stopped) as error:
                 void = error
             except grpc.RpcError as error:
@@ -621,12 +651,21 @@ class Tournament:
         self._save_record(game, record)
         return outcome_of(game, record, final, attempts=attempt)
 
+    def _wait_taken(self, bot: SeatBot) -> None:
+        """A queued seat starts once a worker took it (Stopped if stopped before)."""
+        if isinstance(bot, QueuedSeat) and not bot.wait_taken(self._stop):
+            raise Stopped
+
     def _launch(self, game: ScheduledGame, game_id: str, seat: int, name: str,
-                token: str) -> BotProcess:
+                token: str) -> SeatBot:
         log = self.output / "logs" / f"{game.index:05d}-seat{seat}-{name}.log"
+        seed = self.deals().bot_seed(game.index, seat)
+        if self.seat_queue is not None:
+            return self.seat_queue.launch(self.manifests[name], game_id=game_id, seat=seat,
+                                          token=token, seed=seed, log_path=log)
         return BotProcess.start(self.manifests[name], server=self.server, game_id=game_id,
                                 seat=seat, token=token,
-                                seed=self.deals().bot_seed(game.index, seat), log_path=log,
+                                seed=seed, log_path=log,
                                 layout=self.sandbox_plan().layout_for(name), door=self._door)
 
     def _save_record(self, game: ScheduledGame, record: pb.GameRecord) -> None:
@@ -671,7 +710,7 @@ class Startup:
                 if now - self.launched[seat] > patience]
 
 
-def follow_game(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
+def follow_game(client: RetryingClient, game_id: str, bots: Mapping[int, SeatBot],
                 tokens: Mapping[int, str], timeout_s: float,
                 startup: Startup | None = None,
                 stop: threading.Event | None = None) -> pb.View:
@@ -697,7 +736,7 @@ def follow_game(client: RetryingClient, game_id: str, bots: Mapping[int, BotProc
     return view
 
 
-def await_players(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
+def await_players(client: RetryingClient, game_id: str, bots: Mapping[int, SeatBot],
                   tokens: Mapping[int, str], startup: Startup, resigned: set[int],
                   stop: threading.Event) -> None:
     """Follow a game waiting for its players until it starts (or ends), noting when each
@@ -748,7 +787,7 @@ def look(client: RetryingClient, game_id: str) -> pb.View | None:
         return None
 
 
-def resign_exited(client: RetryingClient, game_id: str, bots: Mapping[int, BotProcess],
+def resign_exited(client: RetryingClient, game_id: str, bots: Mapping[int, SeatBot],
                   tokens: Mapping[int, str], resigned: set[int]) -> None:
     """Resign the seat of each bot whose process has exited, saying why (a limit it
     exceeded, or a crash); `resigned` collects them."""
@@ -783,7 +822,7 @@ def end_void_game(client: RetryingClient, game_id: str, tokens: Mapping[int, str
         resign(client, game_id, token, f"void: {reason}")
 
 
-def set_aside_logs(bots: Iterable[BotProcess], attempt: int) -> None:
+def set_aside_logs(bots: Iterable[SeatBot], attempt: int) -> None:
     """Keep a void attempt's bot logs beside the next attempt's: NAME.voidN.log."""
     for bot in bots:
         path = bot.log_path

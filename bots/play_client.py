@@ -78,8 +78,9 @@ class SeatGame:
     decided: int = 0
     #: (legal notations, choice) of a choice not yet applied
     pending: tuple[tuple[str, ...], str] | None = None
-    #: the lineage of the last turn (another one: the store rolled back)
-    lineage: str = ""
+    #: the (version, lineage) of the last turn: a turn older, or of another lineage at
+    #: that version, means the store rolled back
+    seen: tuple[int, str] = (0, "")
     #: the last decision sent (sent again when the store was away)
     sent: pb.PlayRequest | None = None
 
@@ -216,11 +217,11 @@ class PlayClient:
         game = self.games.get(view.game_id)
         if game is None or not view.legal_decisions:
             return None
-        if game.lineage and view.lineage != game.lineage:
+        if rolled_back(game.seen, view):
             log.warning("game %s was rolled back to version %d (the store lost later "
                         "versions); deciding again from there", view.game_id, view.version)
             game.pending = None
-        game.lineage = view.lineage
+        game.seen = (view.version, view.lineage)
         legal = tuple(decision.notation for decision in view.legal_decisions)
         if game.pending is None or game.pending[0] != legal:
             state = from_observation(json.loads(view.observation_json),
@@ -234,6 +235,13 @@ class PlayClient:
             expected_version=view.version, expected_lineage=view.lineage,
             request_id=f"{view.version}-{view.lineage or '0'}"))
         return game.sent
+
+
+def rolled_back(seen: tuple[int, str], view: pb.View) -> bool:
+    """Whether a turn shows the store lost versions since the turn `seen`: it is older, or
+    of another lineage at the same version."""
+    version, lineage = seen
+    return view.version < version or (view.version == version and view.lineage != lineage)
 
 
 def describe_end(ended: pb.PlayGameEnded) -> str:

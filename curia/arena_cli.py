@@ -9,16 +9,21 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from redis import Redis
+
 from arena.config import ConfigError, TournamentConfig
 from arena.ratings import GameOutcome, elo_history, in_index_order
 from arena.runner import ResultsFile, Tournament, check_bots, describe
-from curia.remote import service_endpoint, web_host
+from arena.seat_jobs import SeatQueue
+from curia.league_cli import REDIS_URL_ENV, start_worker
+from curia.remote import service_and_store, service_endpoint, web_host
 from service.server import LOOPBACK
 
 #: The embedded Redis's data in a run folder (removed once the tournament is complete).
@@ -48,6 +53,13 @@ def add_arena(subparsers: Any) -> None:
                           "HTTP while the tournament runs")
     run.add_argument("--http-bind", default=LOOPBACK, metavar="ADDRESS",
                      help="address of --http-port (default %(default)s)")
+    run.add_argument("--workers", type=int, metavar="N",
+                     help="play the bots on `curia league worker` processes through a Redis "
+                          "Stream of seats to play: N started here (0: only workers started "
+                          "elsewhere, on --redis-url) (default: the arena starts each bot)")
+    run.add_argument("--redis-url", default=os.environ.get(REDIS_URL_ENV), metavar="URL",
+                     help="with --server and --workers: the Redis the service keeps its "
+                          "state in, where the seats are queued (default $CURIA_REDIS_URL)")
     run.add_argument("--deal-key", metavar="FILE",
                      help="the secret key every game's seed comes from (created if missing; "
                           "default: private/deal.key in the results folder); with the "
@@ -150,11 +162,13 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
             if first_run:
                 shutil.rmtree(output, ignore_errors=True)
             raise
-        with service_endpoint(args.server, 0, str(output / REDIS_FOLDER), out) as server, \
+        with service_and_store(args.server, args.redis_url, 0, str(output / REDIS_FOLDER),
+                               out) as (server, redis_url), \
                 site_server(output, args.http_port, args.http_bind, out):
             site.update(tournament.results.load(), status.total)
             tournament.server = server
-            with stop_on_signals(tournament, f"curia arena run {args.config}"):
+            with seat_workers(args.workers, tournament, redis_url, out), \
+                    stop_on_signals(tournament, f"curia arena run {args.config}"):
                 tournament.run()
         if tournament.stopped:
             return INTERRUPTED
@@ -168,6 +182,48 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
         write_report(outcomes, output, site.meta, out, complete=left == 0,
                      total=tournament.total_games())
     return 0
+
+
+@contextlib.contextmanager
+def seat_workers(count: int | None, tournament: Tournament, redis_url: str | None,
+                 out: TextIO) -> Iterator[None]:
+    """With `count` (--workers): the tournament's seats queued for workers
+    (arena.seat_jobs), `count` of them started here for the duration."""
+    if count is None:
+        yield
+        return
+    if redis_url is None:
+        raise ConfigError("--workers with --server needs --redis-url: the Redis of that "
+                          "service, where the seats are queued for the workers")
+    config = tournament.config
+    redis = Redis.from_url(redis_url)
+    hide = (str(tournament.output), str(tournament.key_path))
+    slots = max(1, -(-config.concurrency * config.seats // max(count, 1)))
+    with SeatQueue(redis, hide) as queue:
+        tournament.seat_queue = queue
+        workers = [start_worker(redis_url, tournament.server,
+                                tournament.output / "worker-logs" / f"w{i}", slots,
+                                config.sandbox) for i in range(count)]
+        print(f"workers: {count} here ({slots} seats each)" if count else
+              f"workers: seats queued in run {queue.run} for the workers on {redis_url}",
+              file=out, flush=True)
+        try:
+            yield
+        finally:
+            stop_processes(workers)
+            redis.close()
+
+
+def stop_processes(processes: list[subprocess.Popen[bytes]], grace: float = 10.0) -> None:
+    """SIGTERM each, then SIGKILL what is left after `grace` seconds."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def deal_key_path(args: argparse.Namespace) -> Path | None:

@@ -329,7 +329,7 @@ def run_demo(args: argparse.Namespace) -> int:
             for entrant in entrants:
                 leagues.add_bot(settings.name, entrant, "the demo",
                                 str(manifests[entrant.rsplit("-", 1)[0]]))
-            processes = [_start_worker(store.url, targets[i % len(targets)], logs / f"w{i}")
+            processes = [start_worker(store.url, targets[i % len(targets)], logs / f"w{i}")
                          for i in range(args.workers)]
         else:
             processes = [_start_bot(leagues, settings.name, entrant,
@@ -414,11 +414,15 @@ def shipped_manifests() -> dict[str, Path]:
     return found
 
 
-def _start_worker(redis_url: str, target: str, logs: Path) -> subprocess.Popen[bytes]:
+def start_worker(redis_url: str, target: str, logs: Path, slots: int = 4,
+                 sandbox: str = "auto") -> subprocess.Popen[bytes]:
+    """A `curia league worker` process on this machine, in a session of its own (a
+    terminal's Ctrl-C is for its parent, which stops it in order)."""
     return subprocess.Popen(
         [sys.executable, "-m", "curia", "league", "worker", "--redis-url", redis_url,
-         "--server", target, "--slots", "4", "--logs", str(logs)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+         "--server", target, "--slots", str(slots), "--logs", str(logs),
+         "--sandbox", sandbox],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 def _follow(leagues: Leagues, league: str, games: int) -> None:

@@ -265,8 +265,17 @@ def finished_options(client: RetryingClient, view: pb.View) -> JSON:
 def service_endpoint(server: str | None, port: int, data_dir: str,
                      out: TextIO) -> Iterator[str]:
     """The server to use: the one given, or an embedded one for the duration."""
+    with service_and_store(server, None, port, data_dir, out) as (target, _):
+        yield target
+
+
+@contextlib.contextmanager
+def service_and_store(server: str | None, redis_url: str | None, port: int, data_dir: str,
+                      out: TextIO) -> Iterator[tuple[str, str | None]]:
+    """(the server, its Redis URL): the ones given, or an embedded service and Redis for
+    the duration."""
     if server:
-        yield server
+        yield server, redis_url
         return
     redis = EmbeddedRedis(data_dir).start()
     background = BackgroundServer(redis.url, host="127.0.0.1",
@@ -274,7 +283,7 @@ def service_endpoint(server: str | None, port: int, data_dir: str,
     try:
         bound = background.start()
         print(f"service: localhost:{bound} (embedded Redis, data in {data_dir})", file=out)
-        yield f"localhost:{bound}"
+        yield f"localhost:{bound}", redis.url
     finally:
         background.stop()
         redis.stop()

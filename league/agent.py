@@ -33,7 +33,7 @@ from redis.exceptions import RedisError
 from curia.v1 import game_service_pb2 as pb
 from league.matchmaking import UNRATED_MARGIN, Candidate, next_table
 from league.registry import Leagues, LeagueSettings
-from league.worker import queue_job
+from league.worker import queue_league_job
 from service.channels import ClientSecurity
 from service.client import CuriaClient
 from service.leagues import league_key, seats_key, text
@@ -230,7 +230,7 @@ class LeagueAgent:
             pipe.hset(league_key(name, "last_table"), bot, json.dumps(sorted(table)))
             manifest = accounts.get(bot, {}).get("manifest")
             if manifest:  # a hosted bot: a worker plays its seat
-                queue_job(pipe, name, created.game_id, seat, bot, manifest, tokens[seat])
+                queue_league_job(pipe, name, created.game_id, seat, bot, manifest, tokens[seat])
         pipe.hset(league_key(name, "live"), created.game_id, json.dumps(live))
         pipe.execute()
         log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))

@@ -12,6 +12,11 @@ worker died) is taken over by another worker (XAUTOCLAIM), which starts the bot 
 the seat: the game goes on from where it is. A bot that exits before its game ends
 forfeits its seat. Results are the league agent's to record (exactly once): a worker only
 plays.
+
+A tournament run with workers (`curia arena run --workers N`, arena/seat_jobs.py) queues
+its seats the same way, on its run's stream: a worker takes those too, notes which seats
+it took, hides the tournament's results folder and deal key from its bots, and leaves
+each bot's log in Redis for the tournament once the game is over.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from redis.exceptions import RedisError, ResponseError
 from arena.config import BotManifest
 from arena.runner import BotProcess
 from arena.sandbox import SandboxPlan, door_for
+from arena.seat_jobs import ARENA_RUNS_KEY, Job, arena_jobs_key, leave_log, queue_job
 from curia.v1 import game_service_pb2 as pb
 from league.registry import Leagues
 from service.client import CuriaClient
@@ -58,33 +64,11 @@ def jobs_key(league: str) -> str:
     return league_key(league, "jobs")
 
 
-@dataclass
-class Job:
-    """A hosted bot's seat, as the matchmaker queued it."""
-
-    league: str
-    entry: str
-    game_id: str
-    seat: int
-    bot: str
-    manifest: str
-    token: str
-    seed: int
-
-    @classmethod
-    def from_entry(cls, league: str, entry: Any, fields: dict[Any, Any]) -> Job:
-        found = {text(k): text(v) for k, v in fields.items()}
-        return cls(league, text(entry), found["game_id"], int(found["seat"]), found["bot"],
-                   found["manifest"], found["token"], int(found["seed"]))
-
-
-def queue_job(redis: Any, league: str, game_id: str, seat: int, bot: str, manifest: str,
-              token: str) -> None:
+def queue_league_job(redis: Any, league: str, game_id: str, seat: int, bot: str,
+                     manifest: str, token: str) -> None:
     """Add a hosted bot's seat to the league's jobs (called by the matchmaker, in its
     transaction's pipeline or on a client)."""
-    redis.xadd(jobs_key(league), {"game_id": game_id, "seat": seat, "bot": bot,
-                                  "manifest": manifest, "token": token,
-                                  "seed": secrets.randbits(62)})
+    queue_job(redis, jobs_key(league), game_id, seat, bot, manifest, token)
 
 
 @dataclass
@@ -130,28 +114,33 @@ class Worker:
         self.finish_ended()
         if time.monotonic() - self.renewed >= RENEW_S:
             self.renew()
-        names = Leagues(self.redis).names()
-        JOBS.set(sum(self.redis.xlen(jobs_key(league)) for league in names))
+        streams = self.streams()
+        JOBS.set(sum(self.redis.xlen(key) for key in streams))
         SEATS_PLAYING.set(len(self.running))
-        for league in names:
+        for key in streams:
             free = self.slots - len(self.running)
             if free <= 0:
                 break
-            for job in self.take(league, free):
+            for job in self.take(key, free):
                 self.start(job)
 
-    def take(self, league: str, count: int) -> list[Job]:
+    def streams(self) -> list[str]:
+        """Every job stream: each league's, then each tournament run's."""
+        runs = sorted(text(run) for run in self.redis.smembers(ARENA_RUNS_KEY))
+        return ([jobs_key(league) for league in Leagues(self.redis).names()]
+                + [arena_jobs_key(run) for run in runs])
+
+    def take(self, key: str, count: int) -> list[Job]:
         """Jobs of dead workers first, then new ones."""
-        key = jobs_key(league)
         with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists
             self.redis.xgroup_create(key, GROUP, id="0", mkstream=True)
         claimed = self.redis.xautoclaim(key, GROUP, self.name, self.takeover_ms, "0-0",
                                         count=count)[1]
-        jobs = [Job.from_entry(league, entry, fields) for entry, fields in claimed if fields]
+        jobs = [Job.from_entry(key, entry, fields) for entry, fields in claimed if fields]
         if len(jobs) < count:
             found = self.redis.xreadgroup(GROUP, self.name, {key: ">"},
                                           count=count - len(jobs))
-            jobs += [Job.from_entry(league, entry, fields)
+            jobs += [Job.from_entry(key, entry, fields)
                      for _, rows in found or [] for entry, fields in rows]
         return jobs
 
@@ -163,7 +152,8 @@ class Worker:
         closing = contextlib.ExitStack()
         try:
             manifest = BotManifest.load(job.manifest)
-            layout = SandboxPlan.make(self.sandbox, [manifest], [self.logs]).layout_for(
+            hidden = [self.logs, *(Path(path) for path in job.hide)]
+            layout = SandboxPlan.make(self.sandbox, [manifest], hidden).layout_for(
                 manifest.name)
             door = closing.enter_context(door_for(layout, manifest.protocol, self.server))
             bot = BotProcess.start(
@@ -178,6 +168,8 @@ class Worker:
             self._done(job)
             return
         self.running[job.entry] = Running(job, bot, closing)
+        if job.taken_key:
+            self.redis.hset(job.taken_key, job.seat_field, self.name)
         log.info("worker %s: %s plays seat %d of game %s", self.name, job.bot, job.seat,
                  job.game_id)
 
@@ -197,16 +189,17 @@ class Worker:
                     continue
             self._stop(running)
             del self.running[entry]
+            leave_log(self.redis, job, running.bot.log_path)
             self._done(job)
 
     def renew(self) -> None:
         """Reset the idle time of this worker's jobs (so no other worker takes them)."""
         self.renewed = time.monotonic()
-        by_league: dict[str, list[str]] = {}
+        by_stream: dict[str, list[str]] = {}
         for running in self.running.values():
-            by_league.setdefault(running.job.league, []).append(running.job.entry)
-        for league, entries in by_league.items():
-            self.redis.xclaim(jobs_key(league), GROUP, self.name, 0, entries, justid=True)
+            by_stream.setdefault(running.job.stream, []).append(running.job.entry)
+        for key, entries in by_stream.items():
+            self.redis.xclaim(key, GROUP, self.name, 0, entries, justid=True)
 
     def _over(self, job: Job) -> bool:
         return bool(self.client.view(job.game_id).status == pb.GAME_STATUS_FINISHED)
@@ -216,9 +209,8 @@ class Worker:
             self.client.resign(job.game_id, job.token, reason)
 
     def _done(self, job: Job) -> None:
-        key = jobs_key(job.league)
-        self.redis.xack(key, GROUP, job.entry)
-        self.redis.xdel(key, job.entry)
+        self.redis.xack(job.stream, GROUP, job.entry)
+        self.redis.xdel(job.stream, job.entry)
 
     @staticmethod
     def _stop(running: Running) -> None:

@@ -135,12 +135,15 @@ let ended = 0;
 let heardAt = Date.now(); // the last message from a server
 
 function onTurn(stream, view) {
-  const game = games.get(view.game_id) || { seat: view.seat, pending: null, lineage: '' };
+  const game = games.get(view.game_id) || { seat: view.seat, pending: null, version: 0, lineage: '' };
   games.set(view.game_id, game);
-  if (game.lineage && view.lineage !== game.lineage) { // the store lost later versions
-    log(`the game was rolled back to version ${view.version}; deciding again from there`);
+  const version = Number(view.version);
+  // A turn older than the last, or of another lineage at its version: the store lost versions.
+  if (version < game.version || (version === game.version && view.lineage !== game.lineage)) {
+    log(`the game was rolled back to version ${version}; deciding again from there`);
     game.pending = null;
   }
+  game.version = version;
   game.lineage = view.lineage;
   const legal = view.legal_decisions.map((d) => d.notation);
   if (legal.length === 0) return;
