@@ -148,6 +148,9 @@ class PlayClient:
             concurrency=self.concurrency, opponent_decisions=self.opponent_decisions,
             client=f"curia bots.play_client {self.bot_name}",
             observation_encoding=pb.OBSERVATION_ENCODING_JSON, game_id=self.game_id)))
+        for game in self.games.values():  # its reply may have been lost with the stream:
+            if game.sent is not None:     # the same request again is applied once
+                outbox.put(game.sent)
         targets = self.targets
         channel = open_channel(targets[self.attempts % len(targets)])
         self.attempts += 1
@@ -157,8 +160,8 @@ class PlayClient:
         try:
             for message in stream:
                 self._on(message, outbox)
-                if self.done or stop.is_set():
-                    break
+                if stop.is_set() or (self.done and not self.game_id):
+                    break  # (a seat's stream is read to its end: the last reply)
         finally:
             outbox.put(None)
             stream.cancel()

@@ -173,6 +173,7 @@ function onMessage(stream, message, resolve) {
   } else if (message.ack) {
     const game = games.get(message.ack.game_id);
     if (game) game.pending = null; // applied: the next turn is a new choice
+    if (game && game.sent && game.sent.decision.request_id === message.ack.request_id) game.sent = null;
   } else if (message.refusal) {
     const { status } = message.refusal;
     if (status.code !== ABORTED) log(`refused in ${message.refusal.game_id}: ${status.message}`);
@@ -196,6 +197,8 @@ function session(client) {
       concurrency: opts.concurrency, client: 'node-grpc 2.0', game_id: opts.gameId,
       observation_encoding: 'OBSERVATION_ENCODING_NONE', // this bot reads only the legal decisions
     } });
+    // A decision whose reply was lost with the last stream: the same request is applied once.
+    for (const game of games.values()) if (game.sent) stream.write(game.sent);
     stream.on('data', (message) => { heardAt = Date.now(); onMessage(stream, message, resolve); });
     stream.on('error', (error) => resolve(error));
     stream.on('end', () => resolve('ended'));

@@ -75,27 +75,29 @@ PLAYER_SEEDS = (101, 102, 103, 104, 105)
 BOT_SEED = 106
 
 # The shipped random bot (bots/random_bot/__main__.py is `grpc_player.main(argv,
-# default_bot="random")`), with every SubmitDecision a server answered OK appended to
-# PARTITION_ACKS: recorded at the one place every attempt goes through, CuriaClient.
+# default_bot="random")`, which plays the seat on its Play stream: bots.play_client), with
+# every decision a server acknowledged appended to PARTITION_ACKS: recorded where every
+# message of the stream goes through, PlayClient._on (the notation from the decision sent
+# under the ack's request id).
 BOT_SHIM = """
-import inspect, json, os, sys, time
-from bots import grpc_player
-from service.client import CuriaClient
-submit = CuriaClient.submit
-signature = inspect.signature(submit)
-def recorded(*args, **kwargs):
-    answer = submit(*args, **kwargs)
-    given = signature.bind(*args, **kwargs).arguments
-    decision = given["decision"]
-    with open(os.environ["PARTITION_ACKS"], "a") as out:
-        out.write(json.dumps({
-            "seat": int(os.environ["CURIA_SEAT"]), "request_id": given["request_id"],
-            "version": answer.version, "duplicate": answer.duplicate,
-            "at": time.monotonic(),
-            "notation": decision if isinstance(decision, str) else decision.notation})
-            + "\\n")
-    return answer
-CuriaClient.submit = recorded
+import json, os, sys, time
+from bots import grpc_player, play_client
+handle = play_client.PlayClient._on
+sent = {}
+def recorded(self, message, outbox):
+    kind = message.WhichOneof("kind")
+    if kind == "ack" and message.ack.request_id in sent:
+        ack = message.ack
+        with open(os.environ["PARTITION_ACKS"], "a") as out:
+            out.write(json.dumps({
+                "seat": int(os.environ["CURIA_SEAT"]), "request_id": ack.request_id,
+                "version": ack.version, "duplicate": ack.duplicate, "at": time.monotonic(),
+                "notation": sent[ack.request_id]}) + "\\n")
+    handle(self, message, outbox)
+    for game in self.games.values():
+        if game.sent is not None:
+            sent[game.sent.decision.request_id] = game.sent.decision.decision.notation
+play_client.PlayClient._on = recorded
 sys.exit(grpc_player.main(sys.argv[1:], default_bot="random"))
 """
 
