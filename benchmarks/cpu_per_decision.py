@@ -6,8 +6,9 @@ divided by what it served. The bare server (benchmarks/bare_service.py: grpc.aio
 Redis GET and SET of 2 KB per call) is the ceiling of the stack; the full service is driven
 by `curia loadtest`'s players (views without the observation; GetView only when another
 seat must decide next), on Session streams, then with unary calls, then as the shipped
-bots play (a player per seat following WatchGame, submitting with unary calls), then as
-league bots play (one Play stream per bot carrying all its games: benchmarks/play_driver.py).
+bots played before Play (a player per seat following WatchGame, submitting with unary
+calls), then as the shipped bots play (one Play stream per bot carrying all its games:
+benchmarks/play_driver.py).
 
     python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
 """
@@ -133,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{lean['cpu_us_per_call']} µs)", flush=True)
             for path, unary, watch in (("Session streams", False, False),
                                        ("unary calls", True, False),
-                                       ("bots' path: WatchGame per seat", False, True),
-                                       ("league bots' path: one Play stream per bot",
+                                       ("WatchGame per seat, unary decisions", False, True),
+                                       ("bots' path: one Play stream per bot",
                                         None, None)):
                 full = (measure_play(redis, args.seconds, args.concurrency) if unary is None
                         else measure_service(redis, args.seconds, args.concurrency,

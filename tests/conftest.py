@@ -1,9 +1,11 @@
-"""How the suite is shared between pytest-xdist workers (`-n 2 --dist loadfile`).
+"""How the suite is shared between pytest-xdist workers (`-n 3 --dist loadfile`: three
+workers on two cores, as many tests wait on processes, servers and clocks).
 
 Each test module runs whole on one worker, so that its module-scoped fixtures (a Redis, a
 service, bot processes) start once. The modules in `SPREAD_OVER_WORKERS` hold long,
 independent tests sharing no costly fixture (the conformance gate): their tests are
-handed out one by one, so that both workers share them.
+handed out one by one, so that every worker shares them, the longest first (`LONGEST`:
+started last, they would leave one worker running alone at the end).
 """
 
 from __future__ import annotations
@@ -12,6 +14,19 @@ import pytest
 from xdist.scheduler import LoadFileScheduling
 
 SPREAD_OVER_WORKERS = frozenset({"tests/test_conformance.py"})
+#: Parts of the ids of the longest tests (20-60 s each): handed out first.
+LONGEST = ("ciceron-standard-5", "ciceron-standard-4", "ciceron-standard-3")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests of the modules split by test first (a stable sort: the rest
+    keep their order)."""
+    def rank(item: pytest.Item) -> int:
+        if item.nodeid.split("::", 1)[0] not in SPREAD_OVER_WORKERS:
+            return len(LONGEST)
+        return next((i for i, part in enumerate(LONGEST) if part in item.nodeid),
+                    len(LONGEST))
+    items.sort(key=rank)
 
 
 class ModuleOrTestScheduling(LoadFileScheduling):
