@@ -80,9 +80,9 @@ def store(tmp_path: Path) -> Iterator[SnapshotRedis]:
 def launch(kind: str, server: str, game_id: str, seat: int, token: str,
            log: Path) -> subprocess.Popen[bytes]:
     """A shipped bot playing one seat, as its own process."""
-    commands = {
-        "random": [sys.executable, "-m", "bots.random_bot", "--pace", "0.02"],
-        "greedy": [sys.executable, "-m", "bots.greedy_bot", "--pace", "0.02"],
+    commands = {  # the Python bots paced, so that every game outlasts the rollback
+        "random": [sys.executable, "-m", "bots.random_bot", "--pace", "0.05"],
+        "greedy": [sys.executable, "-m", "bots.greedy_bot", "--pace", "0.05"],
         "stdio": [sys.executable, "-m", "arena.stdio_bridge", "--", sys.executable,
                   str(REPO / "bots" / "python_stdio" / "bot.py")],
         "node": ["node", str(NODE_BOT / "bot.js")],
