@@ -80,11 +80,19 @@ IDS = [str(config) for config in CONFIGS]
 SHORT_OPTIONS: dict[str, JSON] = {"municipium": {"max_turns": 20}}
 #: Seeds of the random games whose every position is checked.
 GAME_SEEDS = range(3)
+#: The same for the longest games (Cicéron with 4 or 5 families: several hundred
+#: positions each, a minute of checks per game).
+LONG_GAME_SEEDS = range(2)
 #: Seeds of the determinizations (and rebuilt states) compared at each position.
 SAMPLE_SEEDS = range(3)
 #: Positions, spread over a random game, where determinizations are searched for hidden
 #: values kept (each with `LEAK_SAMPLES` determinizations per seat).
 LEAK_POSITIONS = 6
+
+
+def game_seeds(config: Config) -> range:
+    """The random games checked at every position: fewer for the longest games."""
+    return LONG_GAME_SEEDS if config.game == "ciceron" and config.seats >= 4 else GAME_SEEDS
 
 
 def short(config: Config) -> JSON:
@@ -193,7 +201,7 @@ def test_views_agree_with_determinizations(config: Config) -> None:
     """Each seat's own view and decisions never vary across its determinizations, a
     spectator's never vary at all, private information really is resampled, and a game
     without private information shows every seat what a spectator sees."""
-    for seed in GAME_SEEDS:
+    for seed in game_seeds(config):
         seen = HiddenInformation(config.game)
         state = None
         for step in positions(config, seed):
@@ -220,7 +228,7 @@ def test_determinizations_keep_nothing_the_seat_cannot_see(config: Config) -> No
 
 @parametrize
 def test_states_rebuilt_from_observations_agree(config: Config) -> None:
-    for seed in GAME_SEEDS:
+    for seed in game_seeds(config):
         for step in positions(config, seed):
             check_from_observation(step.state, SAMPLE_SEEDS)
 
@@ -228,7 +236,7 @@ def test_states_rebuilt_from_observations_agree(config: Config) -> None:
 @parametrize
 def test_events_tell_no_viewer_more_than_its_observations(config: Config) -> None:
     rng = random.Random(7)
-    for seed in GAME_SEEDS:
+    for seed in game_seeds(config):
         for step in positions(config, seed):
             if step.seat is not None and step.decision is not None:
                 check_events_reveal_nothing(step.state, step.seat, step.decision,
