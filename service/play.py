@@ -81,8 +81,9 @@ class PlayStream:
         self.opponent_decisions = False
         self.encoding = pb.OBSERVATION_ENCODING_UNSPECIFIED
         self.replaced = False
-        #: a request is being answered (its reply is not in the outbox yet)
-        self.replying = False
+        #: set while no request is being answered (every reply is in the outbox)
+        self.idle = asyncio.Event()
+        self.idle.set()
 
     def key(self, part: str) -> str:
         return league_key(self.account.league, part)
@@ -294,11 +295,11 @@ class PlayStream:
     async def _read(self, requests: AsyncIterator[Any]) -> None:
         try:
             async for request in requests:
-                self.replying = True
+                self.idle.clear()
                 try:
                     await self.outbox.put(await self._reply(request))
                 finally:
-                    self.replying = False
+                    self.idle.set()
         finally:
             await self.outbox.put(None)
 
@@ -394,6 +395,7 @@ class SeatPlayStream(PlayStream):
         super().__init__(keeper, answer, BotAccount("", ""))
         self.token = token
         self.game_id = ""
+        self.meta: dict[str, Any] = {}
 
     async def _take_over(self, hello: pb.PlayHello) -> int:
         """Check the token against the hello's game (UNAUTHENTICATED if it is not one of
@@ -410,7 +412,7 @@ class SeatPlayStream(PlayStream):
                                    "PlayHello.game_id")
             stored = await self.keeper.load(hello.game_id)
             seat = self.keeper.seat_of(stored, self.token, required=True)
-            self.game_id = hello.game_id
+            self.game_id, self.meta = hello.game_id, stored.meta
             self.account = BotAccount("", stored.meta["seat_names"][seat])
         return 1
 
@@ -435,10 +437,8 @@ class SeatPlayStream(PlayStream):
         answered (the decision that ended the game) is out."""
         try:
             await super()._watch(game_id, token)
-            for _ in range(int(LAST_REPLY_S / 0.01)):
-                if not self.replying:
-                    break
-                await asyncio.sleep(0.01)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.idle.wait(), LAST_REPLY_S)
         finally:
             await self.outbox.put(None)
 
@@ -446,7 +446,7 @@ class SeatPlayStream(PlayStream):
         return None
 
     async def _table(self, game_id: str) -> dict[str, Any]:
-        meta = (await self.keeper.load(game_id)).meta
+        meta = self.meta  # the game's settings, read when the hello was checked
         return {"decision_ms": meta["decision_ms"], "bank_ms": meta.get("bank_ms", 0),
                 "options": dict(meta["options"]), "rated": True}
 
