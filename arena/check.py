@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TextIO
 
 import games
+from arena.builds import build_bots
 from arena.config import BotManifest, ConfigError
 from arena.runner import (
     ARENA_RETRIES,
@@ -35,7 +36,6 @@ from arena.runner import (
     BotStartError,
     GameVoid,
     Startup,
-    build_bots,
     end_void_game,
     follow_game,
     preflight,

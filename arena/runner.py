@@ -33,6 +33,7 @@ from typing import IO, Any, Protocol
 
 import grpc
 
+from arena.builds import build_bots
 from arena.config import BotManifest, ConfigError, TournamentConfig, shown
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
 from arena.limits import apply_limits, ended_with_parent, exceeded
@@ -228,24 +229,6 @@ def sandboxed_launch(box: Sandbox, manifest: BotManifest, launch: Mapping[str, s
     command = manifest.launch_command(python, launch_arguments(inside), lambda words: (
         box.command(words, manifest.limits, setenv=None, service_socket=door)))
     return command, environment(python, {**inside, "CURIA_SEAT_TOKEN": token})
-
-
-def build_bots(manifests: Iterable[BotManifest], out: IO[str],
-               timeout: float = 600) -> None:
-    """Run each manifest's build command once, in its folder; ConfigError if one fails."""
-    for manifest in manifests:
-        if not manifest.build:
-            continue
-        print(f"building {manifest.name}: {' '.join(manifest.build)}", file=out, flush=True)
-        try:
-            done = subprocess.run(manifest.build, cwd=manifest.workdir, capture_output=True,
-                                  text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise ConfigError(f"building {manifest.name} failed: {error}") from None
-        if done.returncode != 0:
-            raise ConfigError(f"building {manifest.name} failed (exit code "
-                              f"{done.returncode}):\n{done.stdout[-2000:]}"
-                              f"{done.stderr[-2000:]}")
 
 
 def command_problem(words: tuple[str, ...], workdir: Path) -> str | None:

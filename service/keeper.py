@@ -13,7 +13,7 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import grpc
@@ -704,7 +704,8 @@ class GameKeeper:
         return await self._autoplay(fresh, self.states.fresh(fresh), seat)
 
     # -- watching -------------------------------------------------------------------------
-    async def watch(self, request: pb.WatchGameRequest) -> AsyncIterator[pb.WatchGameResponse]:
+    async def watch(self, request: pb.WatchGameRequest
+                    ) -> AsyncGenerator[pb.WatchGameResponse, None]:
         """The view at `after_version`, then one message per later version, to the end.
         Should the store roll back under the stream (the game goes on from an earlier
         version, on another lineage), the stream goes on from the game's current version,

@@ -22,7 +22,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -40,6 +40,7 @@ from service.leagues import (
     text,
 )
 from service.store import now_ms
+from service.version_feed import woken_within
 
 log = logging.getLogger("curia.play")
 
@@ -88,7 +89,7 @@ class PlayStream:
     def key(self, part: str) -> str:
         return league_key(self.account.league, part)
 
-    async def run(self, requests: AsyncIterator[Any]) -> AsyncIterator[pb.PlayResponse]:
+    async def run(self, requests: AsyncIterator[Any]) -> AsyncGenerator[pb.PlayResponse, None]:
         """The stream's messages, from the welcome to the bot's hanging up."""
         hello = await _first_hello(requests)
         granted = await self._take_over(hello)
@@ -225,9 +226,7 @@ class PlayStream:
         """Until the game may have changed after `version` (or `at_most` seconds have
         passed): the (version, lineage) the feed announced, if it did."""
         if woken is not None:
-            with contextlib.suppress(TimeoutError):
-                return await asyncio.wait_for(asyncio.shield(woken), at_most)
-            return None
+            return woken.result() if await woken_within(woken, at_most) else None
         if at_most < WAKE_AT_LEAST_S:  # waiting for seats: no version to block on
             await asyncio.sleep(at_most)
             return None

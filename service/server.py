@@ -14,7 +14,7 @@ import json
 import logging
 import signal
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -111,6 +111,16 @@ def add_game_service(servicer: GameService, server: grpc.aio.Server) -> None:
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
 
 
+async def send_all(messages: AsyncGenerator[Any, None], context: grpc.aio.ServicerContext) -> None:
+    """Write each message of a stream to the call, closing `messages` however the call
+    ends. (An async generator handed to grpc as the handler is left unclosed when the call
+    is cancelled while a message is being sent: its `finally` runs only when it is
+    garbage-collected. Here cancellation reaches `context.write`, and `aclosing` runs it.)"""
+    async with contextlib.aclosing(messages) as stream:
+        async for message in stream:
+            await context.write(message)
+
+
 def _check_parsed(request: Any) -> None:
     if isinstance(request, MalformedRequest):
         raise invalid(f"malformed request: {request.error}")
@@ -202,15 +212,13 @@ class GameService(pb_grpc.GameServiceServicer):
         return await self._unary("GetGameRecord", request, context, self.keeper.record)
 
     async def WatchGame(self, request: pb.WatchGameRequest,
-                        context: grpc.aio.ServicerContext
-                        ) -> AsyncIterator[pb.WatchGameResponse]:
+                        context: grpc.aio.ServicerContext) -> None:
         OPEN_STREAMS.inc()
         started = time.perf_counter()
         code = "OK"
         try:
             _check_parsed(request)
-            async for message in self.keeper.watch(request):
-                yield message
+            await send_all(self.keeper.watch(request), context)
         except ServiceError as error:
             code = error.code.name
             log.info("refused", extra={"method": "WatchGame", "code": code,
@@ -236,25 +244,24 @@ class GameService(pb_grpc.GameServiceServicer):
             series(RPC_SECONDS, "WatchGame", code).observe(time.perf_counter() - started)
 
     async def Session(self, requests: AsyncIterator[Any],
-                      context: grpc.aio.ServicerContext) -> AsyncIterator[pb.SessionResponse]:
+                      context: grpc.aio.ServicerContext) -> None:
         """GetView and SubmitDecision calls on one stream, answered one at a time in the
         order sent; a refusal is a reply (CallStatus), not the end of the stream."""
         OPEN_STREAMS.inc()
         try:
             async for request in requests:
-                yield await self._session_reply(request)
+                await context.write(await self._session_reply(request))
         finally:
             OPEN_STREAMS.dec()
 
     async def Play(self, requests: AsyncIterator[Any],
-                   context: grpc.aio.ServicerContext) -> AsyncIterator[pb.PlayResponse]:
+                   context: grpc.aio.ServicerContext) -> None:
         """A bot's stream (service/play.py): a league bot's on its bot key, a tournament
         seat's on its seat token; refused without a valid credential."""
         OPEN_STREAMS.inc()
         try:
             stream = await self._open_play(context)
-            async for message in stream.run(requests):
-                yield message
+            await send_all(stream.run(requests), context)
         except ServiceError as error:
             if error.code == grpc.StatusCode.UNAUTHENTICATED:
                 self.bad_keys.allow(peer_host(context.peer()))

@@ -60,7 +60,7 @@ import redis.asyncio as aioredis
 
 from service.metrics import REDIS_SECONDS, series
 from service.redis_link import RedisLink, stream_rows
-from service.version_feed import VersionFeed
+from service.version_feed import VersionFeed, woken_within
 
 CLUSTER_SCHEME = "redis+cluster://"
 ACTIVE = "curia:active"
@@ -658,9 +658,7 @@ class GameStore:
                 left = deadline - loop.time()
                 if entries or left <= 0:
                     return entries
-                try:
-                    await asyncio.wait_for(woken, left)
-                except TimeoutError:
+                if not await woken_within(woken, left):
                     return []
             finally:
                 self.feed.discard(game_id, woken)

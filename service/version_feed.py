@@ -54,6 +54,15 @@ SUBSCRIBE_TIMEOUT_S = 5.0
 Announced = tuple[int, str]
 
 
+async def woken_within(woken: asyncio.Future[Any], seconds: float) -> bool:
+    """Wait at most `seconds` for a waiter; whether it was woken. The waiter is left as it
+    is on a timeout, and a cancellation of the caller always propagates (Python 3.11's
+    `asyncio.wait_for` returns the result instead when the future completes just as the
+    caller is cancelled, which would leave a cancelled stream running)."""
+    done, _ = await asyncio.wait((woken,), timeout=seconds)
+    return bool(done)
+
+
 def parse_announcement(data: bytes) -> tuple[str, Announced | None]:
     """The game id of "<game id> <version> <lineage>", and (version, lineage) if both are
     there (an older server announces the version alone)."""

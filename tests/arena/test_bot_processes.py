@@ -9,7 +9,6 @@ import json
 import os
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from arena.runner import BotProcess
 from arena.stdio_bridge import exit_reason, parse_answer, split_argv
 from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
+from tests.node_bots import node_bot_folder
 from tests.service.conftest import ServiceProcess, wait_until
 from tests.service.gameplay import assert_contiguous, replay
 
@@ -165,13 +165,7 @@ def assert_clean(played: Played) -> None:
 @pytest.fixture(scope="session")
 def node_bot() -> Path:
     """The Node.js bot's manifest, its dependencies installed (`npm install`) if missing."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are needed for the Node.js bot (bots/node_grpc)")
-    folder = NODE.parent
-    if not (folder / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        build = tomllib.loads(NODE.read_text())["build"]
-        done = subprocess.run(build, cwd=folder, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, f"npm install failed:\n{done.stdout}\n{done.stderr}"
+    node_bot_folder("node_grpc")
     return NODE
 
 

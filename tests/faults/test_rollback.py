@@ -22,6 +22,7 @@ import redis
 from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.redis_server import find_redis_server, free_port
+from tests.node_bots import node_bot_folder
 from tests.service.conftest import REPO, ServiceProcess, wait_until
 from tests.service.gameplay import replay
 
@@ -97,7 +98,8 @@ def launch(kind: str, server: str, game_id: str, seat: int, token: str,
 def kinds() -> list[str]:
     """The bots in play: the Node bot too where Node and its packages are there."""
     found = ["random", "greedy", "stdio"]
-    if shutil.which("node") and (NODE_BOT / "node_modules").is_dir():
+    if shutil.which("node") and shutil.which("npm"):
+        node_bot_folder("node_grpc")
         found.append("node")
     return found
 

@@ -26,6 +26,7 @@ from service.client import CuriaClient
 from service.leagues import BOT_KEYS_KEY, key_hash, league_key, seats_key
 from service.server import BackgroundServer
 from tests.league.conftest import GAME, World, new_league
+from tests.node_bots import node_bot_folder
 from tests.service.conftest import wait_until
 
 
@@ -370,7 +371,6 @@ def test_the_python_client_stops_on_a_refused_key(world: World) -> None:
 
 
 # -- a bot in another language ---------------------------------------------------------------
-NODE_BOT = Path(__file__).resolve().parents[2] / "bots" / "node_league"
 
 
 @pytest.fixture(scope="module")
@@ -378,10 +378,7 @@ def node_bot() -> Path:
     """bots/node_league with its packages (npm install, as the arena builds Node bots)."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.fail("Node.js is missing: apt-get install nodejs npm")
-    if not (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").exists():
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=NODE_BOT,
-                       check=True, capture_output=True, timeout=300)
-    return NODE_BOT
+    return node_bot_folder("node_league")
 
 
 def test_a_node_bot_written_from_the_docs_joins_a_running_league_and_is_rated(

@@ -420,3 +420,26 @@ def test_sigterm_reports_not_serving_before_the_server_stops(
     channel.close()
     assert health_pb2.HealthCheckResponse.NOT_SERVING in seen
     assert process.process.wait(timeout=10) == 0
+
+
+def test_a_stream_cancelled_while_its_reader_lags_closes_on_the_server(
+        served: tuple[ServiceProcess, int]) -> None:
+    """A client that stopped reading (the server has a game's whole history to send it)
+    cancels: the stream ends on the server, and the open-streams gauge comes back."""
+    process, port = served
+    rng = random.Random(5)
+    with CuriaClient(process.address, timeout=WAIT) as client:
+        game = new_game(client, seed=5)
+        for _ in range(80):
+            step(client, game, rng)
+        seat = client.view(game.game_id).to_move[0]
+        stream = client.stub.WatchGame(pb.WatchGameRequest(
+            game_id=game.game_id, seat_token=game.tokens[seat], after_version=0))
+        try:
+            wait_until(lambda: value(scrape(port), "curia_open_streams") == 1, WAIT,
+                       message="the stream to open on the server")
+            time.sleep(1.0)  # the server fills the flow-control window and waits
+        finally:
+            stream.cancel()
+        wait_until(lambda: value(scrape(port), "curia_open_streams") == 0, 10.0,
+                   interval=0.1, message="the cancelled stream to close on the server")

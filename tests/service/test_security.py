@@ -8,11 +8,9 @@ import contextlib
 import datetime
 import ipaddress
 import os
-import shutil
 import stat
 import subprocess
 import sys
-import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +30,7 @@ from service.channels import ClientSecurity, ServerTls
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer, ServerRules
+from tests.node_bots import node_bot_folder
 from tests.service.conftest import REPO, ServiceProcess, wait_until
 from tests.service.gameplay import new_game
 
@@ -150,19 +149,8 @@ def test_a_bot_process_configured_by_the_environment_plays_over_tls(
         assert not view.result.reason.startswith("abandoned")
 
 
-def installed_node_bot() -> Path:
-    """bots/node_grpc with its packages (its manifest's build step, once)."""
-    folder = REPO / "bots" / "node_grpc"
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are needed for the Node.js bot")
-    if not (folder / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        build = tomllib.loads((folder / "bot.toml").read_text())["build"]
-        subprocess.run(build, cwd=folder, check=True, capture_output=True, timeout=300)
-    return folder
-
-
 def test_the_node_bot_plays_over_tls_given_the_ca(redis_url: str, pki: Pki) -> None:
-    folder = installed_node_bot()
+    folder = node_bot_folder("node_grpc")
     with tls_server(redis_url, pki) as address, tls_client(address, pki) as client:
         game = client.create_game(GAME, VARIANT, 3, seed=9)
         for seat in game.seats[1:]:

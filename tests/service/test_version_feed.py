@@ -16,7 +16,13 @@ from curia.v1 import game_service_pb2 as pb
 from service.keeper import GameKeeper
 from service.redis_server import EmbeddedRedis
 from service.store import GameStore
-from service.version_feed import CHANNEL, PING_EVERY_S, SILENT_LIMIT_S, VersionFeed
+from service.version_feed import (
+    CHANNEL,
+    PING_EVERY_S,
+    SILENT_LIMIT_S,
+    VersionFeed,
+    woken_within,
+)
 
 #: How soon a subscription to a Redis that stopped answering must count as down.
 NOTICED_S = 10.0
@@ -152,3 +158,33 @@ def test_a_subscription_to_a_redis_that_stops_answering_is_noticed_and_comes_bac
             finally:
                 await store.close()
         asyncio.run(body())
+
+
+def test_a_watcher_cancelled_as_it_is_woken_stays_cancelled() -> None:
+    """A stream cancelled by its client in the same instant as the feed wakes its watcher
+    must end: the wait re-raises the cancellation rather than return the wake-up (as
+    Python 3.11's asyncio.wait_for does), which would leave the stream running unseen."""
+    async def cancel_as_woken() -> str:
+        woken = asyncio.get_running_loop().create_future()
+        waiting = asyncio.create_task(woken_within(woken, 10.0))
+        await asyncio.sleep(0)  # the watcher is waiting
+        woken.set_result((3, "lineage"))
+        waiting.cancel()
+        try:
+            await waiting
+        except asyncio.CancelledError:
+            return "cancelled"
+        return "ran on"
+
+    assert asyncio.run(cancel_as_woken()) == "cancelled"
+
+
+def test_a_wait_reports_whether_its_watcher_was_woken() -> None:
+    async def waits() -> tuple[bool, bool, bool]:
+        loop = asyncio.get_running_loop()
+        idle, woken = loop.create_future(), loop.create_future()
+        loop.call_later(0.01, woken.set_result, None)
+        return (await woken_within(idle, 0.05), await woken_within(woken, 5.0),
+                idle.done())
+
+    assert asyncio.run(waits()) == (False, True, False)  # a timeout leaves the waiter as is
