@@ -88,9 +88,11 @@ NOT_EXITED = "the bot did not exit"
 NO_LIMITS = Limits(0, 0)
 #: The environment a bot does not get.
 SECRET_ENV = ("CURIA_SEAT_TOKEN", *OPERATOR_ONLY_ENV)
-#: What a refusal says when the answer cost the seat the game (forfeit_on_illegal), and
-#: how one of an illegal decision begins (service/errors.py): a refusal carries no reason
-#: code, and the stream sends no view to tell the seat forfeited.
+#: The reasons (CallStatus.reason) of a refusal about the answer itself, and of one that
+#: cost the seat the game (forfeit_on_illegal: the stream sends no view to tell it).
+ANSWER_REASONS = ("invalid_argument", "illegal")
+FORFEIT_REASON = "forfeit_on_illegal"
+#: What those refusals say, for a server older than CallStatus.reason.
 FORFEITS = "the seat forfeits"
 ILLEGAL = "illegal decision"
 
@@ -158,9 +160,18 @@ def final_view(started: pb.PlayGameStarted, ended: pb.PlayGameEnded) -> pb.View:
 def answer_was_refused(refused: DecisionRefused) -> bool:
     """Whether a refusal is about the answer itself (malformed or illegal), so that asking
     again may help; not a time that is up or a game that is over."""
+    if refused.reason:
+        return refused.reason in ANSWER_REASONS
     return refused.code == grpc.StatusCode.INVALID_ARGUMENT or (
         refused.code == grpc.StatusCode.FAILED_PRECONDITION
         and refused.message.startswith(ILLEGAL))
+
+
+def forfeits(refused: DecisionRefused) -> bool:
+    """Whether a refusal cost the seat the game (forfeit_on_illegal)."""
+    if refused.reason:
+        return refused.reason == FORFEIT_REASON
+    return FORFEITS in refused.message
 
 
 def end_message(view: pb.View) -> dict[str, Any]:
@@ -524,7 +535,7 @@ class Bridge:
         if refused.code not in (grpc.StatusCode.INVALID_ARGUMENT,
                                 grpc.StatusCode.FAILED_PRECONDITION):
             raise refused
-        if FORFEITS in refused.message:  # forfeit_on_illegal: no more turns come
+        if forfeits(refused):  # no more turns come
             self._note_forfeit(version)
         elif bot is not None and answer_was_refused(refused):
             self._maybe_reask(bot, version, refused.message or refused.code.name)

@@ -85,6 +85,11 @@ class DecisionRefused(PlayError):
     def message(self) -> str:
         return self.status.message
 
+    @property
+    def reason(self) -> str:
+        """The server's word for why (CallStatus.reason; empty from older servers)."""
+        return self.status.reason
+
 
 Deliver = Callable[[pb.PlayResponse | PlayError], None]
 Reply = pb.PlayResponse | PlayError

@@ -4,8 +4,10 @@ A hosted bot is one whose code the host runs (`curia league add-bot … --manife
 bot.toml`, a path every worker machine has). When the matchmaker seats one, it adds a job
 (game, seat, bot, manifest, the seat's token) to the league's `jobs` Redis Stream. Workers
 share the stream as one consumer group: each reads new jobs (XREADGROUP) up to its free
-slots, starts the bot for the seat as the arena does (its own process, in the bubblewrap
-sandbox where the host has it, its limits, its log), and once the game is over stops the
+slots, builds the bot as the arena does (its manifest's build step, once per worker
+process, in a thread of its own while the worker goes on), starts the bot for the seat as
+the arena does (its own process, in the bubblewrap sandbox where the host has it, its
+limits, its log), and once the game is over stops the
 bot and acknowledges the job (XACK, XDEL). A worker renews its jobs every `RENEW_S` (an
 XCLAIM of its own: their idle time starts again); a job idle for `TAKEOVER_MS` (its
 worker died) is taken over by another worker (XAUTOCLAIM), which starts the bot again for
@@ -22,10 +24,12 @@ each bot's log in Redis for the tournament once the game is over.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import secrets
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +38,8 @@ import grpc
 from prometheus_client import Gauge
 from redis.exceptions import RedisError, ResponseError
 
-from arena.config import BotManifest
+from arena.builds import build_bots
+from arena.config import BotManifest, ConfigError
 from arena.runner import BotProcess
 from arena.sandbox import SandboxPlan, door_for
 from arena.seat_jobs import ARENA_RUNS_KEY, Job, arena_jobs_key, leave_log, queue_job
@@ -58,6 +63,8 @@ RENEW_S = 5.0
 LOOK_S = 0.5
 #: Seconds a bot has, once its game is over, to see the end and exit by itself.
 EXIT_GRACE_S = 5.0
+#: Seconds after a failed build before a worker tries that bot's build again.
+REBUILD_AFTER_S = 60.0
 
 
 def jobs_key(league: str) -> str:
@@ -69,6 +76,37 @@ def queue_league_job(redis: Any, league: str, game_id: str, seat: int, bot: str,
     """Add a hosted bot's seat to the league's jobs (called by the matchmaker, in its
     transaction's pipeline or on a client)."""
     queue_job(redis, jobs_key(league), game_id, seat, bot, manifest, token)
+
+
+class BotBuilds:
+    """Each bot's build step, run once per worker process in a thread of its own (under
+    the arena's build lock, so that a tournament on the same machine never builds the same
+    folder at once); a failed build is tried again after REBUILD_AFTER_S."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-build")
+        self.builds: dict[tuple[str, tuple[str, ...]], tuple[Future[None], float]] = {}
+
+    def built(self, manifest: BotManifest) -> bool:
+        """Whether the bot is built (starting its build if it is not); ConfigError, with
+        the build's output, if its build failed."""
+        if not manifest.build:
+            return True
+        key = (str(manifest.workdir), manifest.build)
+        future, started = self.builds.get(key, (None, 0.0))
+        if future is None or (future.done() and future.exception() is not None
+                              and time.monotonic() - started >= REBUILD_AFTER_S):
+            future = self.pool.submit(build_bots, [manifest], io.StringIO())
+            self.builds[key] = (future, time.monotonic())
+        if not future.done():
+            return False
+        error = future.exception()
+        if error is not None:
+            raise error if isinstance(error, ConfigError) else ConfigError(str(error))
+        return True
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 @dataclass
@@ -95,6 +133,9 @@ class Worker:
     sandbox: str = "auto"
     takeover_ms: int = TAKEOVER_MS
     running: dict[str, Running] = field(default_factory=dict)
+    #: jobs taken whose bot is being built
+    building: dict[str, Job] = field(default_factory=dict)
+    builds: BotBuilds = field(default_factory=BotBuilds)
     renewed: float = 0.0
 
     def run(self, stop: threading.Event) -> None:
@@ -109,16 +150,19 @@ class Worker:
         finally:
             for running in list(self.running.values()):
                 self._stop(running)  # not acknowledged: another worker takes them over
+            self.builds.close()
 
     def work_once(self) -> None:
         self.finish_ended()
+        for job in list(self.building.values()):
+            self.start(job)
         if time.monotonic() - self.renewed >= RENEW_S:
             self.renew()
         streams = self.streams()
         JOBS.set(sum(self.redis.xlen(key) for key in streams))
         SEATS_PLAYING.set(len(self.running))
         for key in streams:
-            free = self.slots - len(self.running)
+            free = self.slots - len(self.running) - len(self.building)
             if free <= 0:
                 break
             for job in self.take(key, free):
@@ -145,13 +189,27 @@ class Worker:
         return jobs
 
     def start(self, job: Job) -> None:
-        """Start the bot for the job's seat (a job whose game is over is done at once)."""
+        """Start the bot for the job's seat once it is built (a job whose game is over is
+        done at once; a bot that cannot be built or started forfeits its seat)."""
         if self._over(job):
+            self.building.pop(job.entry, None)
             self._done(job)
             return
-        closing = contextlib.ExitStack()
         try:
             manifest = BotManifest.load(job.manifest)
+            if not self.builds.built(manifest):
+                self.building[job.entry] = job
+                return
+        except ConfigError as error:
+            self.building.pop(job.entry, None)
+            self._cannot_start(job, error)
+            return
+        self.building.pop(job.entry, None)
+        self._launch(job, manifest)
+
+    def _launch(self, job: Job, manifest: BotManifest) -> None:
+        closing = contextlib.ExitStack()
+        try:
             hidden = [self.logs, *(Path(path) for path in job.hide)]
             layout = SandboxPlan.make(self.sandbox, [manifest], hidden).layout_for(
                 manifest.name)
@@ -163,9 +221,7 @@ class Worker:
                 layout=layout, door=door)
         except Exception as error:  # a bot that cannot start forfeits its seat
             closing.close()
-            log.warning("worker: bot %s cannot start: %s", job.bot, error)
-            self._resign(job, f"could not start: {error}")
-            self._done(job)
+            self._cannot_start(job, error)
             return
         self.running[job.entry] = Running(job, bot, closing)
         if job.taken_key:
@@ -196,13 +252,19 @@ class Worker:
         """Reset the idle time of this worker's jobs (so no other worker takes them)."""
         self.renewed = time.monotonic()
         by_stream: dict[str, list[str]] = {}
-        for running in self.running.values():
-            by_stream.setdefault(running.job.stream, []).append(running.job.entry)
+        jobs = [*(running.job for running in self.running.values()), *self.building.values()]
+        for job in jobs:
+            by_stream.setdefault(job.stream, []).append(job.entry)
         for key, entries in by_stream.items():
             self.redis.xclaim(key, GROUP, self.name, 0, entries, justid=True)
 
     def _over(self, job: Job) -> bool:
         return bool(self.client.view(job.game_id).status == pb.GAME_STATUS_FINISHED)
+
+    def _cannot_start(self, job: Job, error: Exception) -> None:
+        log.warning("worker: bot %s cannot start: %s", job.bot, error)
+        self._resign(job, f"could not start: {error}"[:200])
+        self._done(job)
 
     def _resign(self, job: Job, reason: str) -> None:
         with contextlib.suppress(grpc.RpcError):  # over meanwhile

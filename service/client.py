@@ -18,9 +18,16 @@ import grpc
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
 from service.channels import ClientSecurity, open_channel
+from service.errors import REASON_KEY
 
 #: The default ObservationEncoding: both the typed observation and its JSON.
 BOTH = pb.OBSERVATION_ENCODING_UNSPECIFIED
+
+
+def refusal_reason(error: grpc.RpcError) -> str:
+    """The server's reason for a refused call ("illegal", "stale_version", ...), or ""."""
+    metadata = getattr(error, "trailing_metadata", lambda: None)() or ()
+    return next((str(value) for key, value in metadata if key == REASON_KEY), "")
 
 
 class CuriaClient:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import grpc
 
+from curia.v1 import game_service_pb2 as pb
 from games.core import (
     DecisionError,
     GameOverError,
@@ -22,13 +23,22 @@ class ServiceError(Exception):
         self.message = message
 
 
+#: The trailing metadata key of a refused unary call's reason (CallStatus.reason).
+REASON_KEY = "curia-reason"
+
+
 class Refused(Exception):
     """A call answered with a status other than OK (nothing was changed): a ServiceError
     once logged and counted, or the store away."""
 
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
         super().__init__(message)
-        self.code, self.message = code, message
+        self.code, self.reason, self.message = code, reason, message
+
+    def call_status(self) -> pb.CallStatus:
+        """The refusal as a stream's reply carries it."""
+        return pb.CallStatus(code=self.code.value[0], message=self.message,
+                             reason=self.reason)
 
 
 def invalid(message: str) -> ServiceError:
@@ -59,6 +69,10 @@ def rolled_back(version: int) -> ServiceError:
                         f"the view this decision was taken on (version {version}) is from a "
                         f"history the store has lost (it rolled back, and the game went on "
                         f"another way); nothing was applied: read the view and decide again")
+
+
+def refused(error: ServiceError) -> Refused:
+    return Refused(error.code, error.reason, error.message)
 
 
 def from_decision_error(error: DecisionError) -> ServiceError:

@@ -488,6 +488,7 @@ class GameKeeper:
                     "illegal", "invalid_argument") and seat in state.to_move():
                 await self._forfeit(stored, seat, "illegal")
                 refusal.message += "; the seat forfeits (forfeit_on_illegal)"
+                refusal.reason = "forfeit_on_illegal"
             raise refusal from None
         committed = await self._commit(stored, state, seat, decision, events, "seat",
                                        f"{seat}:{request.request_id}")

@@ -28,7 +28,7 @@ from typing import Any
 import grpc
 
 from curia.v1 import game_service_pb2 as pb
-from service.errors import Refused, ServiceError
+from service.errors import Refused, ServiceError, invalid, refused
 from service.keeper import GameKeeper
 from service.leagues import (
     KEY_PREFIX,
@@ -304,8 +304,9 @@ class PlayStream:
 
     async def _reply(self, request: Any) -> pb.PlayResponse:
         if not isinstance(request, pb.PlayRequest):  # server.MalformedRequest
-            return refusal(request, grpc.StatusCode.INVALID_ARGUMENT,
-                           f"malformed request: {getattr(request, 'error', 'unreadable')}")
+            return refusal(request, Refused(
+                grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument",
+                f"malformed request: {getattr(request, 'error', 'unreadable')}"))
         kind = request.WhichOneof("kind")
         try:
             if kind == "decision":
@@ -317,12 +318,12 @@ class PlayStream:
                 return pb.PlayResponse(welcome=pb.PlayWelcome(
                     bot=self.account.bot, league=self.account.league, concurrency=granted,
                     game_ids=sorted(self.tokens)))
-            return refusal(request, grpc.StatusCode.INVALID_ARGUMENT,
-                           "a PlayRequest needs one of: hello, decision, resign")
+            return refusal(request, refused(invalid(
+                "a PlayRequest needs one of: hello, decision, resign")))
         except ServiceError as error:
-            return refusal(request, error.code, error.message)
-        except Refused as refused:
-            return refusal(request, refused.code, refused.message)
+            return refusal(request, refused(error))
+        except Refused as refused_call:
+            return refusal(request, refused_call)
 
     async def _token(self, game_id: str) -> str:
         token = self.tokens.get(game_id)
@@ -355,12 +356,12 @@ class PlayStream:
         return pb.PlayResponse(ack=pb.PlayAck(game_id=resign.game_id, version=done.version))
 
 
-def refusal(request: Any, code: grpc.StatusCode, message: str) -> pb.PlayResponse:
+def refusal(request: Any, refused_call: Refused) -> pb.PlayResponse:
     kind = request.WhichOneof("kind") if isinstance(request, pb.PlayRequest) else None
     named = getattr(request, kind) if kind in ("decision", "resign") else None
     return pb.PlayResponse(refusal=pb.PlayRefusal(
         request_id=getattr(named, "request_id", ""), game_id=getattr(named, "game_id", ""),
-        status=pb.CallStatus(code=code.value[0], message=message)))
+        status=refused_call.call_status()))
 
 
 async def _first_hello(requests: AsyncIterator[Any]) -> pb.PlayHello:
@@ -402,8 +403,7 @@ class SeatPlayStream(PlayStream):
         self.opponent_decisions = hello.opponent_decisions
         self.encoding = hello.observation_encoding
         if self.game_id and hello.game_id not in ("", self.game_id):
-            raise Refused(grpc.StatusCode.INVALID_ARGUMENT,
-                          f"this stream plays game {self.game_id!r} only")
+            raise refused(invalid(f"this stream plays game {self.game_id!r} only"))
         if not self.game_id:
             if not hello.game_id:
                 raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, "unknown_key",

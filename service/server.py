@@ -34,7 +34,7 @@ from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
 from service.access import AccessPolicy, CreateRateLimit, peer_host
 from service.channels import ServerTls
-from service.errors import Refused, ServiceError, invalid
+from service.errors import REASON_KEY, Refused, ServiceError, invalid, refused
 from service.health import StoreOutage, follow_store
 from service.http_gateway import Gateway, start_gateway
 from service.keeper import DEFAULT_AUTOPLAY_LIMIT, GameKeeper
@@ -121,9 +121,19 @@ async def send_all(messages: AsyncGenerator[Any, None], context: grpc.aio.Servic
             await context.write(message)
 
 
+def malformed(request: MalformedRequest) -> ServiceError:
+    return invalid(f"malformed request: {request.error}")
+
+
 def _check_parsed(request: Any) -> None:
     if isinstance(request, MalformedRequest):
-        raise invalid(f"malformed request: {request.error}")
+        raise malformed(request)
+
+
+async def abort(context: grpc.aio.ServicerContext, refusal: Refused | ServiceError) -> None:
+    """End the call with the refusal's status, its reason in the trailing metadata."""
+    await context.abort(refusal.code, refusal.message,
+                        trailing_metadata=((REASON_KEY, refusal.reason),))
 
 
 class GameService(pb_grpc.GameServiceServicer):
@@ -151,36 +161,39 @@ class GameService(pb_grpc.GameServiceServicer):
                                        "reason": error.reason,
                                        "game_id": getattr(request, "game_id", ""),
                                        "request_id": getattr(request, "request_id", "")})
-            raise Refused(error.code, error.message) from None
+            raise refused(error) from None
         except REDIS_AWAY as error:
             code = "UNAVAILABLE"
             self.outage.failed(method, error)
-            raise Refused(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE) from None
+            raise Refused(grpc.StatusCode.UNAVAILABLE, "store_unavailable",
+                          UNAVAILABLE_MESSAGE) from None
         except Exception as error:
             if out_of_memory(error):  # a plain OOM reply, or a script's (Redis 6.2)
                 code = "RESOURCE_EXHAUSTED"
                 log.error("redis is full (maxmemory)", extra={"method": method})
-                raise Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, STORE_FULL_MESSAGE) from None
+                raise Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "store_full",
+                              STORE_FULL_MESSAGE) from None
             code = "INTERNAL"
             log.exception("internal error", extra={"method": method,
                                                    "game_id": getattr(request, "game_id", "")})
-            raise Refused(grpc.StatusCode.INTERNAL, "internal error") from None
+            raise Refused(grpc.StatusCode.INTERNAL, "internal", "internal error") from None
         finally:
             series(RPC_SECONDS, method, code).observe(time.perf_counter() - started)
 
-    async def _unary(self, method: str, request: Any, context: grpc.aio.ServicerContext,
-                     handler: Callable[[Any], Awaitable[Response]]) -> Response:
+    async def _call(self, method: str, request: Any, context: grpc.aio.ServicerContext,
+                    handler: Callable[[Any], Awaitable[Response]]) -> Response:
+        """The handler's reply, or the call ended with the refusal's status and reason."""
         try:
             return await self._answer(method, request, handler)
-        except Refused as refused:
-            await context.abort(refused.code, refused.message)
+        except Refused as refusal:
+            await abort(context, refusal)
             raise  # unreachable: abort raises
 
     async def ListGames(self, request: pb.ListGamesRequest,
                         context: grpc.aio.ServicerContext) -> pb.ListGamesResponse:
         async def handler(_: Any) -> pb.ListGamesResponse:
             return self.keeper.list_games()
-        return await self._unary("ListGames", request, context, handler)
+        return await self._call("ListGames", request, context, handler)
 
     async def CreateGame(self, request: pb.CreateGameRequest,
                          context: grpc.aio.ServicerContext) -> pb.CreateGameResponse:
@@ -189,59 +202,38 @@ class GameService(pb_grpc.GameServiceServicer):
             access.check_operator(context.invocation_metadata() or ())
             access.check_rate(context.peer())
             return await self.keeper.create(checked)
-        return await self._unary("CreateGame", request, context, handler)
+        return await self._call("CreateGame", request, context, handler)
 
     async def JoinGame(self, request: pb.JoinGameRequest,
                        context: grpc.aio.ServicerContext) -> pb.JoinGameResponse:
-        return await self._unary("JoinGame", request, context, self.keeper.join)
+        return await self._call("JoinGame", request, context, self.keeper.join)
 
     async def GetView(self, request: pb.GetViewRequest,
                       context: grpc.aio.ServicerContext) -> pb.GetViewResponse:
-        return await self._unary("GetView", request, context, self.keeper.view)
+        return await self._call("GetView", request, context, self.keeper.view)
 
     async def SubmitDecision(self, request: pb.SubmitDecisionRequest,
                              context: grpc.aio.ServicerContext) -> pb.SubmitDecisionResponse:
-        return await self._unary("SubmitDecision", request, context, self.keeper.submit)
+        return await self._call("SubmitDecision", request, context, self.keeper.submit)
 
     async def ResignSeat(self, request: pb.ResignSeatRequest,
                          context: grpc.aio.ServicerContext) -> pb.ResignSeatResponse:
-        return await self._unary("ResignSeat", request, context, self.keeper.resign)
+        return await self._call("ResignSeat", request, context, self.keeper.resign)
 
     async def GetGameRecord(self, request: pb.GetGameRecordRequest,
                             context: grpc.aio.ServicerContext) -> pb.GetGameRecordResponse:
-        return await self._unary("GetGameRecord", request, context, self.keeper.record)
+        return await self._call("GetGameRecord", request, context, self.keeper.record)
 
     async def WatchGame(self, request: pb.WatchGameRequest,
                         context: grpc.aio.ServicerContext) -> None:
         OPEN_STREAMS.inc()
-        started = time.perf_counter()
-        code = "OK"
+
+        async def follow(checked: pb.WatchGameRequest) -> None:
+            await send_all(self.keeper.watch(checked), context)
         try:
-            _check_parsed(request)
-            await send_all(self.keeper.watch(request), context)
-        except ServiceError as error:
-            code = error.code.name
-            log.info("refused", extra={"method": "WatchGame", "code": code,
-                                       "reason": error.reason,
-                                       "game_id": getattr(request, "game_id", "")})
-            await context.abort(error.code, error.message)
-        except REDIS_AWAY as error:
-            code = "UNAVAILABLE"
-            self.outage.failed("WatchGame", error)
-            await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
-        except Exception as error:
-            if out_of_memory(error):  # (a seat's first contact writes)
-                code = "RESOURCE_EXHAUSTED"
-                log.error("redis is full (maxmemory)", extra={"method": "WatchGame"})
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, STORE_FULL_MESSAGE)
-            else:
-                code = "INTERNAL"
-                log.exception("internal error", extra={
-                    "method": "WatchGame", "game_id": getattr(request, "game_id", "")})
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error")
+            await self._call("WatchGame", request, context, follow)
         finally:
             OPEN_STREAMS.dec()
-            series(RPC_SECONDS, "WatchGame", code).observe(time.perf_counter() - started)
 
     async def Session(self, requests: AsyncIterator[Any],
                       context: grpc.aio.ServicerContext) -> None:
@@ -267,13 +259,14 @@ class GameService(pb_grpc.GameServiceServicer):
                 self.bad_keys.allow(peer_host(context.peer()))
             log.info("refused", extra={"method": "Play", "code": error.code.name,
                                        "reason": error.reason})
-            await context.abort(error.code, error.message)
+            await abort(context, error)
         except Replaced:
-            await context.abort(grpc.StatusCode.ABORTED,
-                                "a newer Play stream of this bot took over")
+            await abort(context, Refused(grpc.StatusCode.ABORTED, "replaced",
+                                         "a newer Play stream of this bot took over"))
         except REDIS_AWAY as error:
             self.outage.failed("Play", error)
-            await context.abort(grpc.StatusCode.UNAVAILABLE, UNAVAILABLE_MESSAGE)
+            await abort(context, Refused(grpc.StatusCode.UNAVAILABLE, "store_unavailable",
+                                         UNAVAILABLE_MESSAGE))
         finally:
             OPEN_STREAMS.dec()
 
@@ -288,9 +281,7 @@ class GameService(pb_grpc.GameServiceServicer):
 
     async def _session_reply(self, request: Any) -> pb.SessionResponse:
         if isinstance(request, MalformedRequest):
-            return pb.SessionResponse(refused=pb.CallStatus(
-                code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
-                message=f"malformed request: {request.error}"))
+            return pb.SessionResponse(refused=refused(malformed(request)).call_status())
         kind = request.WhichOneof("call")
         try:
             if kind == "submit_decision":
@@ -300,11 +291,10 @@ class GameService(pb_grpc.GameServiceServicer):
             if kind == "get_view":
                 viewed = await self._answer("GetView", request.get_view, self.keeper.view)
                 return pb.SessionResponse(tag=request.tag, get_view=viewed)
-            raise Refused(grpc.StatusCode.INVALID_ARGUMENT,
-                          "a SessionRequest needs a call: get_view or submit_decision")
-        except Refused as refused:
-            return pb.SessionResponse(tag=request.tag, refused=pb.CallStatus(
-                code=refused.code.value[0], message=refused.message))
+            raise refused(invalid("a SessionRequest needs a call: get_view or "
+                                  "submit_decision"))
+        except Refused as refusal:
+            return pb.SessionResponse(tag=request.tag, refused=refusal.call_status())
 
 
 def _register_reflection_v1() -> None:

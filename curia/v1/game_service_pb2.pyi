@@ -474,12 +474,14 @@ class SessionResponse(_message.Message):
     def __init__(self, tag: _Optional[int] = ..., get_view: _Optional[_Union[GetViewResponse, _Mapping]] = ..., submit_decision: _Optional[_Union[SubmitDecisionResponse, _Mapping]] = ..., refused: _Optional[_Union[CallStatus, _Mapping]] = ...) -> None: ...
 
 class CallStatus(_message.Message):
-    __slots__ = ("code", "message")
+    __slots__ = ("code", "message", "reason")
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     code: int
     message: str
-    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+    reason: str
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("hello", "decision", "resign")

@@ -14,7 +14,7 @@ import pytest
 from bots.play_client import PlayClient
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import game_service_pb2_grpc as pb_grpc
-from service.client import CuriaClient
+from service.client import CuriaClient, refusal_reason
 from tests.league.conftest import World
 
 GAME = "leges"
@@ -130,16 +130,18 @@ def play_out(streams: dict[int, Stream], seen: list[pb.PlayResponse]) -> set[int
 def test_a_wrong_seat_token_or_a_missing_game_is_refused(world: World,
                                                          client: CuriaClient) -> None:
     created = client.create_game(GAME, "standard", 2, seed=7)
-    cases = [("not-a-token", created.game_id, grpc.StatusCode.UNAUTHENTICATED),
-             (created.seats[0].token, "", grpc.StatusCode.UNAUTHENTICATED),
-             (created.seats[0].token, "0" * 32, grpc.StatusCode.NOT_FOUND)]
-    for credential, game_id, code in cases:
+    cases = [("not-a-token", created.game_id, grpc.StatusCode.UNAUTHENTICATED,
+              "unauthenticated"),
+             (created.seats[0].token, "", grpc.StatusCode.UNAUTHENTICATED, "unknown_key"),
+             (created.seats[0].token, "0" * 32, grpc.StatusCode.NOT_FOUND, "not_found")]
+    for credential, game_id, code, reason in cases:
         stream = Stream(world.target, credential)
         stream.send(hello=pb.PlayHello(game_id=game_id))
         with pytest.raises(grpc.RpcError) as refused:
             stream.next()
         stream.close()
         assert refused.value.code() == code, (credential[:5], game_id)
+        assert refusal_reason(refused.value) == reason, (credential[:5], game_id)
     assert client.view(created.game_id).version == created.version  # nothing changed
 
 
@@ -158,6 +160,7 @@ def test_a_seat_stream_decides_in_its_own_game_only(world: World,
             message = stream.next()
         assert message.refusal.game_id == other.game_id
         assert message.refusal.status.code == grpc.StatusCode.NOT_FOUND.value[0]
+        assert message.refusal.status.reason == "not_your_game"
     finally:
         stream.close()
     assert client.view(other.game_id).version == other.version

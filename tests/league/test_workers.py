@@ -83,3 +83,49 @@ def test_a_dead_workers_game_is_taken_over_and_recorded_once(
     assert not results[0].get("void")
     assert len(list((tmp_path / "heir").glob("*.log"))) == 2
     assert world.redis.xpending(jobs_key(league.name), GROUP)["pending"] == 0
+
+
+def play_with_a_worker(world: World, agent: LeagueAgent, league: str, games: int,
+                       logs: Path) -> None:
+    _, stop, thread = start_worker(world, logs)
+    try:
+        play_until(world, agent, league, games)
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+
+
+def hosted_bot(folder: Path, build: str) -> str:
+    """A stdio bot whose manifest's build step (a shell line) must make its bot.py."""
+    folder.mkdir()
+    (folder / "bot.toml").write_text(
+        f'name = "{folder.name}"\nlanguage = "python"\nprotocol = "stdio"\n'
+        f'command = ["{{python}}", "bot.py"]\nbuild = ["sh", "-c", {build!r}]\n')
+    return str(folder / "bot.toml")
+
+
+def test_a_worker_builds_a_hosted_bot_once_before_it_plays(
+        world: World, agent: LeagueAgent, tmp_path: Path) -> None:
+    stdio_bot = REPO / "bots" / "python_stdio" / "bot.py"
+    manifest = hosted_bot(tmp_path / "built", f"cp {stdio_bot} bot.py && echo x >> builds")
+    league = new_league(world, max_games=2, decision_ms=20_000)
+    for name in ("one", "two"):
+        world.leagues.add_bot(league.name, name, manifest=manifest)
+    play_with_a_worker(world, agent, league.name, 2, tmp_path / "logs")
+    results = world.leagues.results(league.name)
+    assert not any(r.get("forfeits") for r in results), results  # built, then played
+    assert (tmp_path / "built" / "builds").read_text() == "x\n"  # one build, four seats
+
+
+def test_a_hosted_bot_whose_build_fails_forfeits_its_seat(
+        world: World, agent: LeagueAgent, tmp_path: Path) -> None:
+    manifest = hosted_bot(tmp_path / "broken", "echo no compiler here >&2; exit 3")
+    league = new_league(world, max_games=1, decision_ms=20_000)
+    world.leagues.add_bot(league.name, "broken", manifest=manifest)
+    world.leagues.add_bot(league.name, "random", manifest=RANDOM)
+    play_with_a_worker(world, agent, league.name, 1, tmp_path / "logs")
+    (result,) = world.leagues.results(league.name)
+    view = CuriaClient(world.target).view(result["game_id"])
+    (forfeit,) = [score for score in view.result.scores if score.forfeited]
+    assert "building broken failed (exit code 3)" in forfeit.forfeit_reason
+    assert not world.redis.xlen(jobs_key(league.name))  # both jobs done

@@ -15,7 +15,7 @@ import redis
 import games
 from curia.v1 import game_service_pb2 as pb
 from curia.v1 import municipium_pb2 as mpb
-from service.client import CuriaClient
+from service.client import CuriaClient, refusal_reason
 from tests.service.gameplay import Game, new_game, play_out, replay, step
 
 FINISHED = pb.GAME_STATUS_FINISHED
@@ -28,11 +28,15 @@ def snapshot(client: CuriaClient, game: Game) -> tuple[int, str, int]:
     return view.version, view.observation_json, records
 
 
-def refused(call: object, code: grpc.StatusCode, text: str) -> None:
+def refused(call: object, code: grpc.StatusCode, text: str, reason: str = "") -> None:
+    """The call is refused with `code`, a message holding `text` and, if given, `reason`
+    in its trailing metadata."""
     with pytest.raises(grpc.RpcError) as caught:
         call()  # type: ignore[operator]
     assert caught.value.code() == code, caught.value.details()
     assert text in caught.value.details(), caught.value.details()
+    if reason:
+        assert refusal_reason(caught.value) == reason, caught.value.trailing_metadata()
 
 
 # -- a whole game ------------------------------------------------------------------------
@@ -329,7 +333,7 @@ def test_forfeit_on_illegal_ranks_the_seat_last(client: CuriaClient) -> None:
     game = new_game(client, seed=61, forfeit_on_illegal=True, options={"max_turns": 5})
     mover = client.view(game.game_id).to_move[0]
     refused(lambda: client.submit(game.game_id, game.tokens[mover], 0, "power forum"),
-            grpc.StatusCode.FAILED_PRECONDITION, "the seat forfeits")
+            grpc.StatusCode.FAILED_PRECONDITION, "the seat forfeits", "forfeit_on_illegal")
     view = client.view(game.game_id)
     assert list(view.forfeited_seats) == [mover] and view.to_move[0] != mover
     assert view.version == 1, "the server decided for the forfeited seat"
@@ -343,7 +347,7 @@ def test_without_forfeit_on_illegal_an_illegal_decision_changes_nothing(
     game = new_game(client, seed=62)
     mover = client.view(game.game_id).to_move[0]
     refused(lambda: client.submit(game.game_id, game.tokens[mover], 0, "power forum"),
-            grpc.StatusCode.FAILED_PRECONDITION, "illegal")
+            grpc.StatusCode.FAILED_PRECONDITION, "illegal", "illegal")
     view = client.view(game.game_id)
     assert view.version == 0 and not view.forfeited_seats
 
@@ -429,3 +433,26 @@ def test_a_finished_game_is_kept_compact_and_serves_as_before(client: CuriaClien
                           request_id=f"last-{version}")
     assert again.duplicate and again.version == answer.version
     assert list(again.events) == list(answer.events)
+
+
+def test_every_refusal_names_its_reason_in_the_trailing_metadata(client: CuriaClient) -> None:
+    """docs/api.md, "Errors": a stable word per refusal, beside the status and message."""
+    game = new_game(client, seed=63)
+    mover = client.view(game.game_id).to_move[0]
+    other = (mover + 1) % 3
+    notation = client.view(game.game_id, game.tokens[mover]).legal_decisions[0].notation
+    refused(lambda: client.view("no-such-game"), grpc.StatusCode.NOT_FOUND, "no game",
+            "not_found")
+    refused(lambda: client.submit(game.game_id, "forged", 0, notation),
+            grpc.StatusCode.UNAUTHENTICATED, "not one of", "unauthenticated")
+    refused(lambda: client.submit(game.game_id, game.tokens[mover], 3, notation),
+            grpc.StatusCode.ABORTED, "stale version", "stale_version")
+    refused(lambda: client.submit(game.game_id, game.tokens[other], 0, notation),
+            grpc.StatusCode.FAILED_PRECONDITION, "", "not_your_turn")
+    refused(lambda: client.submit(game.game_id, game.tokens[mover], 0, "no such (decision"),
+            grpc.StatusCode.INVALID_ARGUMENT, "malformed decision", "invalid_argument")
+    refused(lambda: client.record(game.game_id), grpc.StatusCode.FAILED_PRECONDITION,
+            "once the game is over", "in_progress")
+    refused(lambda: next(iter(client.watch(game.game_id, after_version=9))),
+            grpc.StatusCode.OUT_OF_RANGE, "beyond", "future_version")
+    assert client.view(game.game_id).version == 0  # and nothing changed

@@ -104,16 +104,19 @@ def test_a_refused_call_is_a_reply_with_its_status_and_the_stream_goes_on(
     stale = session.ask(submit_call(1, game_id, tokens[mover], before.version + 3, "x", "a"))
     assert stale.tag == 1 and stale.refused.code == grpc.StatusCode.ABORTED.value[0]
     assert "stale version" in stale.refused.message
+    assert stale.refused.reason == "stale_version"
     wrong = session.ask(view_call(2, game_id, "not-a-token"))
     assert wrong.refused.code == grpc.StatusCode.UNAUTHENTICATED.value[0]
     missing = session.ask(view_call(3, "no-such-game"))
     assert missing.refused.code == grpc.StatusCode.NOT_FOUND.value[0]
+    assert (wrong.refused.reason, missing.refused.reason) == ("unauthenticated", "not_found")
     empty = session.ask(pb.SessionRequest(tag=4))
     assert empty.tag == 4 and empty.refused.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     assert "get_view or submit_decision" in empty.refused.message
     illegal = session.ask(submit_call(5, game_id, tokens[mover], before.version,
                                       "no such decision", "b"))
     assert illegal.refused.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert illegal.refused.reason == "invalid_argument"
     after = client.view(game_id)
     assert (after.version, after.observation_json) == (before.version,
                                                        before.observation_json)
