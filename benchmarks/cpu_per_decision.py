@@ -8,7 +8,8 @@ by `curia loadtest`'s players (views without the observation; GetView only when 
 seat must decide next), on Session streams, then with unary calls, then as the shipped
 bots played before Play (a player per seat following WatchGame, submitting with unary
 calls), then as the shipped bots play (one Play stream per bot carrying all its games:
-benchmarks/play_driver.py).
+benchmarks/play_driver.py; the league agent that matches them runs as a process of its
+own, its CPU reported apart).
 
     python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
 """
@@ -99,24 +100,44 @@ def measure_service(redis: EmbeddedRedis, seconds: float, concurrency: int,
 
 def measure_play(redis: EmbeddedRedis, seconds: float, concurrency: int,
                  encoding: int = pb.OBSERVATION_ENCODING_NONE) -> dict[str, Any]:
-    """The service under league bots on Play streams (benchmarks/play_driver.py): the
-    server's CPU includes its league agent's matchmaking and recording."""
+    """The service under league bots on Play streams (benchmarks/play_driver.py). The
+    league agent (matchmaking, recording, the ladder) runs in a process of its own
+    (`curia league run`, as beside `curia serve --no-league-agent`), so that the server's
+    CPU is the bots' path (and the agent's CreateGame and GetView calls, as `curia
+    loadtest` creates its games); the agent's own CPU is reported apart."""
     port = free_port()
     assert redis.process is not None
-    with server(serve_command(port, redis.url), port) as pid:
-        marks: dict[bool, tuple[float, float]] = {}
+    target = f"127.0.0.1:{port}"
+    with server([*serve_command(port, redis.url), "--no-league-agent"], port) as pid, \
+            agent_process(target, redis.url) as agent:
+        marks: dict[bool, tuple[float, float, float]] = {}
 
         def window(start: bool) -> None:
-            marks[start] = (cpu_seconds(pid), cpu_seconds(redis.process.pid))
-        summary = drive_play(f"127.0.0.1:{port}", redis.url, concurrency, seconds,
-                             on_window=window, encoding=encoding)
-    used = marks[False][0] - marks[True][0]
-    redis_used = marks[False][1] - marks[True][1]
+            marks[start] = (cpu_seconds(pid), cpu_seconds(redis.process.pid),
+                            cpu_seconds(agent))
+        summary = drive_play(target, redis.url, concurrency, seconds, on_window=window,
+                             encoding=encoding)
+    used, redis_used, agent_used = (after - before for before, after in
+                                    zip(marks[True], marks[False], strict=True))
     decisions = max(summary["decisions"], 1)
     return {"decisions": decisions, "decisions_per_s": summary["decisions_per_s"],
             "cpu_us_per_decision": round(used / decisions * 1e6),
             "redis_cpu_us_per_decision": round(redis_used / decisions * 1e6),
+            "agent_cpu_us_per_decision": round(agent_used / decisions * 1e6),
             "submit_p99_ms": None}
+
+
+@contextmanager
+def agent_process(target: str, redis_url: str) -> Iterator[int]:
+    """`curia league run` against the server: its pid."""
+    process = subprocess.Popen([sys.executable, "-m", "curia", "league", "run", "--server",
+                                target, "--redis-url", redis_url],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield process.pid
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,8 +167,14 @@ def main(argv: list[str] | None = None) -> int:
                       f"SubmitDecision p99 {full['submit_p99_ms']} ms): {ratio:.2f}x the "
                       f"bare call ({full['cpu_us_per_decision'] / lean['cpu_us_per_call']:.2f}x "
                       f"the linked one); Redis {full['redis_cpu_us_per_decision']} µs CPU "
-                      f"per decision", flush=True)
+                      f"per decision{agent_note(full)}", flush=True)
     return 0
+
+
+def agent_note(figures: dict[str, Any]) -> str:
+    """The league agent's CPU, where it ran apart."""
+    agent = figures.get("agent_cpu_us_per_decision")
+    return "" if agent is None else f"; the league agent (its own process) {agent} µs"
 
 
 if __name__ == "__main__":
