@@ -162,6 +162,9 @@ class GameService(pb_grpc.GameServiceServicer):
                                        "game_id": getattr(request, "game_id", ""),
                                        "request_id": getattr(request, "request_id", "")})
             raise refused(error) from None
+        except grpc.aio.BaseError:  # a stream's send failed, its client gone: grpc ends
+            code = "CANCELLED"      # the call (and ignores the failure once the client closed)
+            raise
         except REDIS_AWAY as error:
             code = "UNAVAILABLE"
             self.outage.failed(method, error)

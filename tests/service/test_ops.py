@@ -35,7 +35,7 @@ from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.health import follow_store
 from service.redis_server import EmbeddedRedis, free_port
-from service.server import create_server, stop_server
+from service.server import GameService, create_server, stop_server
 from service.store import GameStore
 from service.threads import LoopThread
 from tests.service.conftest import REPO, ServiceProcess, wait_until
@@ -443,3 +443,19 @@ def test_a_stream_cancelled_while_its_reader_lags_closes_on_the_server(
             stream.cancel()
         wait_until(lambda: value(scrape(port), "curia_open_streams") == 0, 10.0,
                    interval=0.1, message="the cancelled stream to close on the server")
+
+
+def test_a_send_to_a_client_gone_is_grpcs_to_end_not_an_internal_error(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A stream's `context.write` fails when its client went away as the message was sent
+    (grpc raises ExecuteBatchError, a grpc.aio.InternalError): that is no server bug, so
+    it goes back to grpc, which ignores it for a closed client, and is not logged."""
+    service = GameService(None)  # type: ignore[arg-type]  # (no game is touched)
+
+    async def send_to_a_client_gone(_: Any) -> None:
+        raise grpc.aio.InternalError("Failed \"execute_batch\"")
+
+    with pytest.raises(grpc.aio.InternalError):
+        asyncio.run(service._answer("WatchGame", pb.WatchGameRequest(game_id="g"),
+                                    send_to_a_client_gone))
+    assert "internal error" not in caplog.text
