@@ -45,6 +45,8 @@ from arena.seat_jobs import QueuedSeat, SeatQueue
 from arena.sprt import SprtTest, deal_games
 from curia.v1 import game_service_pb2 as pb
 from service.channels import OPERATOR_ONLY_ENV
+from service.client import CuriaClient
+from service.codec import MAX_NOTATION
 from service.message_json import message_json
 from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 
@@ -819,11 +821,12 @@ def replay_note(attempt: int, voided: list[str]) -> str:
             f"void ({voided[-1]}); its logs are *.void{attempt - 1}.log")
 
 
-def resign(client: RetryingClient, game_id: str, token: str, reason: str) -> bool:
-    """Resign a seat; False if the game did not let it (it may have ended, or the stdio
-    bridge may have resigned it already)."""
+def resign(client: RetryingClient | CuriaClient, game_id: str, token: str,
+           reason: str) -> bool:
+    """Resign a seat, the reason cut to the service's limit; False if the game did not let
+    it (it may have ended, or the stdio bridge may have resigned it already)."""
     try:
-        client.resign(game_id, token, reason[:200])
+        client.resign(game_id, token, reason[:MAX_NOTATION])
     except grpc.RpcError:
         return False
     return True

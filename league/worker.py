@@ -40,7 +40,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from arena.builds import build_bots
 from arena.config import BotManifest, ConfigError
-from arena.runner import BotProcess
+from arena.runner import BotProcess, resign
 from arena.sandbox import SandboxPlan, door_for
 from arena.seat_jobs import ARENA_RUNS_KEY, Job, arena_jobs_key, leave_log, queue_job
 from curia.v1 import game_service_pb2 as pb
@@ -191,20 +191,18 @@ class Worker:
     def start(self, job: Job) -> None:
         """Start the bot for the job's seat once it is built (a job whose game is over is
         done at once; a bot that cannot be built or started forfeits its seat)."""
+        self.building.pop(job.entry, None)
         if self._over(job):
-            self.building.pop(job.entry, None)
             self._done(job)
             return
         try:
             manifest = BotManifest.load(job.manifest)
             if not self.builds.built(manifest):
-                self.building[job.entry] = job
+                self.building[job.entry] = job  # looked at again at the next round
                 return
         except ConfigError as error:
-            self.building.pop(job.entry, None)
             self._cannot_start(job, error)
             return
-        self.building.pop(job.entry, None)
         self._launch(job, manifest)
 
     def _launch(self, job: Job, manifest: BotManifest) -> None:
@@ -263,12 +261,11 @@ class Worker:
 
     def _cannot_start(self, job: Job, error: Exception) -> None:
         log.warning("worker: bot %s cannot start: %s", job.bot, error)
-        self._resign(job, f"could not start: {error}"[:200])
+        self._resign(job, f"could not start: {error}")
         self._done(job)
 
     def _resign(self, job: Job, reason: str) -> None:
-        with contextlib.suppress(grpc.RpcError):  # over meanwhile
-            self.client.resign(job.game_id, job.token, reason)
+        resign(self.client, job.game_id, job.token, reason)  # (False: over meanwhile)
 
     def _done(self, job: Job) -> None:
         self.redis.xack(job.stream, GROUP, job.entry)

@@ -438,7 +438,7 @@ def test_a_stream_cancelled_while_its_reader_lags_closes_on_the_server(
         try:
             wait_until(lambda: value(scrape(port), "curia_open_streams") == 1, WAIT,
                        message="the stream to open on the server")
-            time.sleep(1.0)  # the server fills the flow-control window and waits
+            time.sleep(1.0)  # the server sends what the client's windows take, then waits
         finally:
             stream.cancel()
         wait_until(lambda: value(scrape(port), "curia_open_streams") == 0, 10.0,
