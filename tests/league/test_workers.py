@@ -11,6 +11,7 @@ from league.agent import LeagueAgent
 from league.worker import GROUP, Worker, jobs_key
 from service.client import CuriaClient
 from tests.league.conftest import World, new_league
+from tests.service.conftest import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 RANDOM = str(REPO / "bots" / "random_bot" / "bot.toml")
@@ -35,6 +36,9 @@ def play_until(world: World, agent: LeagueAgent, league: str, games: int,
         assert time.monotonic() < deadline, "the league did not play its games"
         agent.tend(settings)
         time.sleep(0.1)
+    # the workers acknowledge (and delete) a job once its bot has seen the end and exited
+    wait_until(lambda: not world.redis.xlen(jobs_key(league)), 30.0,
+               message="the workers to finish every job")
 
 
 def test_two_workers_play_the_hosted_bots_games_in_their_sandboxes(
