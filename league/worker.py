@@ -175,17 +175,22 @@ class Worker:
                 + [arena_jobs_key(run) for run in runs])
 
     def take(self, key: str, count: int) -> list[Job]:
-        """Jobs of dead workers first, then new ones."""
-        with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists
-            self.redis.xgroup_create(key, GROUP, id="0", mkstream=True)
-        claimed = self.redis.xautoclaim(key, GROUP, self.name, self.takeover_ms, "0-0",
-                                        count=count)[1]
-        jobs = [Job.from_entry(key, entry, fields) for entry, fields in claimed if fields]
-        if len(jobs) < count:
-            found = self.redis.xreadgroup(GROUP, self.name, {key: ">"},
-                                          count=count - len(jobs))
-            jobs += [Job.from_entry(key, entry, fields)
-                     for _, rows in found or [] for entry, fields in rows]
+        """Jobs of dead workers first, then new ones; none from a stream that does not
+        exist (a league's before its first job, a tournament run's once the run has
+        deleted it: creating the group with MKSTREAM would bring that stream back)."""
+        with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists; or no stream
+            self.redis.xgroup_create(key, GROUP, id="0")
+        try:
+            claimed = self.redis.xautoclaim(key, GROUP, self.name, self.takeover_ms, "0-0",
+                                            count=count)[1]
+            jobs = [Job.from_entry(key, entry, fields) for entry, fields in claimed if fields]
+            if len(jobs) < count:
+                found = self.redis.xreadgroup(GROUP, self.name, {key: ">"},
+                                              count=count - len(jobs))
+                jobs += [Job.from_entry(key, entry, fields)
+                         for _, rows in found or [] for entry, fields in rows]
+        except ResponseError:  # NOGROUP: the stream is gone (or not there yet)
+            return []
         return jobs
 
     def start(self, job: Job) -> None:
