@@ -20,9 +20,14 @@ Keys of one game share the hash tag `{<game id>}`, so they live in one Redis Clu
                                  finished game keeps them in its compact record)
 
 Two indexes that span games live outside any game's slot and are only hints:
-`curia:active` (set of live games: waiting or in progress) and `curia:deadlines` (zset
-id -> the next time the sweeper must look at the game: its decision deadline, or when it
-expires for want of activity).
+`curia:active` (set of live games: waiting or in progress; the live-games cap counts it)
+and `curia:deadlines` (zset id -> the next time the sweeper must look at the game: its
+decision deadline, or when it expires for want of activity). An entry may outlive its
+game (the sweeper drops it when it comes due and finds no game), but a create never
+leaves a live game out of them: on one Redis the create script writes the game and its
+entries together, and on a Cluster (where the indexes are in other slots than the game,
+out of one script's reach) the entries are written before the game and again after it
+(`GameStore.create`).
 
 Live games' keys carry a TTL of twice the idle limit (at least a minute more than it),
 renewed by every commit, so a game nobody sweeps still goes away; finished games keep
@@ -34,7 +39,9 @@ lose or double-apply a decision.
 
 Every version has a lineage ("" at version 0): a keyed hash chain of the decisions,
 `next_lineage(chain key, the version before's lineage, seat, notation, cause)`, its key a
-per-game secret (field `chain`) so that a lineage reveals no secret decision. Redis can
+per-game secret (field `chain`) so that a lineage reveals no secret decision (a game
+stored before lineages has no chain key: the first server to read it writes a random one,
+ADOPT_CHAIN_SCRIPT; never one derived from the public game id). Redis can
 lose acknowledged versions (a failover to a replica that lagged, a restore from a
 backup, a Redis or host crash under `appendfsync everysec`); the game may then be played on from
 an earlier version, and its version numbers repeat with other decisions. The lineage
@@ -49,6 +56,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
 import zlib
@@ -61,6 +69,8 @@ import redis.asyncio as aioredis
 from service.metrics import REDIS_SECONDS, series
 from service.redis_link import RedisLink, stream_rows
 from service.version_feed import VersionFeed, woken_within
+
+log = logging.getLogger("curia.service")
 
 CLUSTER_SCHEME = "redis+cluster://"
 ACTIVE = "curia:active"
@@ -100,13 +110,34 @@ redis.call('SADD', KEYS[1], ARGV[2])
 return 1
 """
 
-#: KEYS: game hash. ARGV: ttl, then the hash's fields and values. Writes a new game whole
-#: (never half of one); 0 if the id is taken.
+#: KEYS: game hash; on one Redis (not a Cluster) also the deadlines index and the
+#: live-games set. ARGV: ttl, the game id, its first look (ms), then the hash's fields and
+#: values. Writes a new game whole, indexed in the same step on one Redis: a full Redis
+#: (`noeviction`) refuses a script's first write, never a later one, so a create happens
+#: whole or not at all. The indexes first and the game last: a script error on a store
+#: edited by hand (an index key of another type) leaves at most an entry without a game,
+#: which the sweeper drops, never a game outside the indexes. 0 if the id is taken.
 CREATE_SCRIPT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+if KEYS[2] then
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+  redis.call('SADD', KEYS[3], ARGV[2])
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
 return 1
+"""
+
+#: KEYS: game hash. ARGV: a new random chain key. A game stored before lineages has no
+#: chain key (field `chain`, absent or empty): the first read gives it this one, or keeps
+#: the one another server gave it first. Returns the game's chain key; false if the game
+#: is gone.
+ADOPT_CHAIN_SCRIPT = """
+if redis.call('HEXISTS', KEYS[1], 'meta') == 0 then return false end
+local chain = redis.call('HGET', KEYS[1], 'chain')
+if chain and chain ~= '' then return chain end
+redis.call('HSET', KEYS[1], 'chain', ARGV[1])
+return ARGV[1]
 """
 
 #: KEYS: game hash, log stream, requests hash; on one Redis (not a Cluster) also the
@@ -279,6 +310,11 @@ def next_lineage(chain: bytes, parent: str, seat: int, notation: str, cause: str
     return hmac.new(chain, text, hashlib.sha256).hexdigest()[:16]
 
 
+def new_chain() -> str:
+    """A game's secret chain key: 128 random bits (hexadecimal)."""
+    return secrets.token_hex(16)
+
+
 def token_hash(token: str) -> str:
     """What the store keeps of a seat token: its SHA-256, never the token itself."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -386,6 +422,7 @@ class GameStore:
         #: seconds without a create, join or seat decision after which a live game ends
         self.idle_ttl = idle_ttl
         self._create = client.register_script(CREATE_SCRIPT)
+        self._adopt_chain = client.register_script(ADOPT_CHAIN_SCRIPT)
         self._reserve_live = client.register_script(RESERVE_LIVE_SCRIPT)
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._commit_sha = link.script(COMMIT_SCRIPT) if link is not None else ""
@@ -440,22 +477,39 @@ class GameStore:
     async def create(self, game_id: str, meta: dict[str, Any], state: bytes, status: str,
                      token_hashes: dict[int, str], deadline: int,
                      clock: dict[str, Any]) -> None:
+        """Write a new game and its entries in the two indexes, whole or not at all (see
+        the module docstring); KeyError if the id is taken."""
         game_key = keys(game_id)[0]
         created_ms = now_ms()
         fields: dict[str, Any] = {"meta": json.dumps(meta), "state": state, "version": 0,
                                   "status": status, "forfeits": "{}", "deadline": deadline,
                                   "clock": _dumps(clock), "active_ms": created_ms,
-                                  "autoplay": 0, "chain": secrets.token_hex(16)}
+                                  "autoplay": 0, "chain": new_chain()}
         fields.update({f"token:{seat}": h for seat, h in token_hashes.items()})
         pairs = [item for name, value in fields.items() for item in (name, value)]
+        look = self.next_look(deadline, created_ms)
+        args = [self.live_ttl, game_id, look, *pairs]
         with series(REDIS_SECONDS, "create").time():
-            created = await self._create(keys=[game_key], args=[self.live_ttl, *pairs])
-            if not created:
+            if not self.cluster:  # the game and its index entries in one script
+                if not await self._create(keys=[game_key, DEADLINES, ACTIVE], args=args):
+                    raise KeyError(f"game {game_id} exists")
+                return
+            # A Cluster: the indexes live in other slots, out of the script's reach. They
+            # are written first, so a failure leaves at most entries without a game (the
+            # sweeper drops them when they come due), never a game outside them; and again
+            # after, should a sweeper have dropped them while the game was being written.
+            await self.schedule(game_id, look)
+            await self.redis.sadd(ACTIVE, game_id)
+            if not await self._create(keys=[game_key], args=args):
                 raise KeyError(f"game {game_id} exists")
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.sadd(ACTIVE, game_id)
-                pipe.zadd(DEADLINES, {game_id: self.next_look(deadline, created_ms)})
-                await pipe.execute()
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.zadd(DEADLINES, {game_id: look})
+                    pipe.sadd(ACTIVE, game_id)
+                    await pipe.execute()
+            except aioredis.RedisError as error:  # the entries written before stand
+                log.warning("indexing a created game again failed", extra={
+                    "game_id": game_id, "error": f"{type(error).__name__}: {error}"})
 
     async def load(self, game_id: str) -> StoredGame | None:
         with series(REDIS_SECONDS, "load").time():
@@ -463,6 +517,9 @@ class GameStore:
             raw = await (self.link.hgetall(key) if self.link is not None
                          else self.redis.hgetall(key))
         if not raw or b"meta" not in raw:
+            return None
+        chain = raw.get(b"chain") or await self.adopt_chain(game_id)
+        if chain is None:  # gone since it was read
             return None
         tokens = {int(k[6:]): v.decode() for k, v in raw.items() if k.startswith(b"token:")}
         present = frozenset(int(k[8:]) for k in raw if k.startswith(b"present:"))
@@ -474,8 +531,7 @@ class GameStore:
             clock=orjson.loads(raw.get(b"clock", b"{}")),
             active_ms=int(raw.get(b"active_ms", b"0")), autoplay=int(raw.get(b"autoplay", b"0")),
             ended=raw.get(b"ended", b"").decode(), present=present,
-            lineage=raw.get(b"lineage", b"").decode(),
-            chain=raw.get(b"chain", game_id.encode()))
+            lineage=raw.get(b"lineage", b"").decode(), chain=chain)
 
     async def request_version(self, game_id: str, seat: int, request_id: str) -> int | None:
         """The version a request id already produced for this seat, if any: from the
@@ -615,8 +671,19 @@ class GameStore:
             return [_entry(entry_id, fields) for entry_id, fields in rows]
         if record is None:
             return []
-        return [e for e in record_entries(record, chain or game_id.encode())
+        chain = chain or await self.adopt_chain(game_id)
+        if chain is None:  # gone since it was read
+            return []
+        return [e for e in record_entries(record, chain)
                 if after_version < e.version and (up_to is None or e.version <= up_to)]
+
+    async def adopt_chain(self, game_id: str) -> bytes | None:
+        """The chain key of a game stored before lineages (it has none): a random one,
+        written by the first server that reads the game (ADOPT_CHAIN_SCRIPT), never one
+        anybody could derive from the public game id; None if the game is gone."""
+        with series(REDIS_SECONDS, "adopt_chain").time():
+            chain = await self._adopt_chain(keys=[keys(game_id)[0]], args=[new_chain()])
+        return chain if isinstance(chain, bytes) else None
 
     async def compact(self, game_id: str, version: int) -> bool:
         """Keep a finished game as its record: the decisions (seat, notation, cause, time),
