@@ -22,26 +22,23 @@ What a sandboxed bot has (docs/arena.md, "Running a competition among strangers"
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import importlib.util
 import os
 import shutil
 import site
-import ssl
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.config import BotManifest, ConfigError
 from arena.limits import CPU_GRACE_SECONDS, MIB, Limits
-from service.channels import TLS_CA_ENV, TLS_CERT_ENV, TLS_KEY_ENV, TLS_SERVER_NAME_ENV
-from service.threads import LoopThread
+from service.channels import TLS_KEY_ENV
 
 #: Where a sandboxed gRPC bot finds the service (its CURIA_SERVER is "unix:" + this).
 SERVICE_SOCKET = "/run/curia/service.sock"
@@ -426,99 +423,9 @@ def environment(python: str, extra: Mapping[str, str]) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------
 # The gRPC bots' one way out
 # ---------------------------------------------------------------------------------------
-class ServiceDoor(LoopThread):
-    """A Unix socket that forwards every connection to the service, byte for byte (TLS
-    to the service when the arena's own channel uses it: CURIA_TLS_*). Sandboxed gRPC bots
-    have no network; this socket, bound into each sandbox at SERVICE_SOCKET, is their one
-    way to the service, and to nothing else."""
-
-    label = "service door"
-
-    def __init__(self, server: str) -> None:
-        super().__init__()
-        self.server = server
-        self.folder = Path(tempfile.mkdtemp(prefix="curia-door-"))
-        self.path = self.folder / "service.sock"
-
-    def start(self) -> Path:
-        self.start_thread(timeout=10)
-        return self.path
-
-    async def serve(self) -> None:
-        self.stopping = asyncio.Event()
-        listener = await asyncio.start_unix_server(self._forward, path=str(self.path))
-        os.chmod(self.path, 0o666)  # the bot's user in its namespace connects
-        self.ready()
-        async with listener:
-            await self.stopping.wait()
-
-    async def _forward(self, reader: asyncio.StreamReader,
-                       writer: asyncio.StreamWriter) -> None:
-        host, port, tls, name = self.upstream
-        try:
-            up_reader, up_writer = await asyncio.open_connection(
-                host, port, ssl=tls, server_hostname=name if tls else None)
-        except OSError:
-            writer.close()
-            return
-        with contextlib.suppress(asyncio.CancelledError):  # the door closing
-            await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
-        for end in (writer, up_writer):
-            with contextlib.suppress(OSError, RuntimeError):
-                end.close()
-
-    @functools.cached_property
-    def upstream(self) -> tuple[str, int, ssl.SSLContext | None, str]:
-        """Where connections go (`upstream`), worked out at the first one."""
-        return upstream(self.server)
-
-    def close(self) -> None:
-        self.stop()
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
-async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    """Copy one direction of a forwarded connection until either side closes."""
-    try:
-        while chunk := await reader.read(65536):
-            writer.write(chunk)
-            await writer.drain()
-    except (OSError, asyncio.IncompleteReadError):
-        pass
-    finally:
-        with contextlib.suppress(OSError, RuntimeError):
-            writer.close()
-
-
-def upstream(server: str) -> tuple[str, int, ssl.SSLContext | None, str]:
-    """Host, port, TLS context (CURIA_TLS_CA set) and the name to verify, of `server`."""
-    host, _, port = server.rpartition(":")
-    host = host.strip("[]")
-    env = os.environ
-    if not env.get(TLS_CA_ENV):
-        return host, int(port), None, host
-    context = ssl.create_default_context(cafile=env[TLS_CA_ENV])
-    if env.get(TLS_CERT_ENV) and env.get(TLS_KEY_ENV):
-        context.load_cert_chain(env[TLS_CERT_ENV], env[TLS_KEY_ENV])
-    context.set_alpn_protocols(["h2"])
-    return host, int(port), context, env.get(TLS_SERVER_NAME_ENV) or host
-
-
-@contextlib.contextmanager
-def service_door(server: str) -> Iterator[Path]:
-    """A ServiceDoor to `server` for the `with` block: its socket's path."""
-    door = ServiceDoor(server)
-    try:
-        yield door.start()
-    finally:
-        door.close()
-
-
-@contextlib.contextmanager
-def door_for(layout: Layout | None, protocol: str, server: str) -> Iterator[Path | None]:
-    """A ServiceDoor for a sandboxed gRPC bot (`layout` given), else None."""
-    if layout is None or protocol != "grpc":
-        yield None
-        return
-    with service_door(server) as path:
-        yield path
+# The door is arena/door.py: a gRPC proxy that forwards only a seat's calls (Play, GetView,
+# SubmitDecision, WatchGame, ResignSeat, GetGameRecord, health) and refuses every other
+# with PERMISSION_DENIED (`curia-reason: door_denied`).
+from arena.door import ServiceDoor as ServiceDoor  # noqa: E402
+from arena.door import door_for as door_for  # noqa: E402
+from arena.door import service_door as service_door  # noqa: E402
