@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 from pathlib import Path
@@ -65,8 +66,12 @@ async def serve(port: int, redis_url: str, link: bool = False) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--redis-url", required=True)
+    parser.add_argument("--redis-url", default=os.environ.get("CURIA_REDIS_URL"),
+                        help="the Redis (default $CURIA_REDIS_URL, where a password "
+                             "belongs: not on the command line)")
     parser.add_argument("--link", action="store_true",
                         help="Redis through service/redis_link.py instead of redis-py")
     options = parser.parse_args()
+    if not options.redis_url:
+        parser.error("the Redis: $CURIA_REDIS_URL or --redis-url")
     asyncio.run(serve(options.port, options.redis_url, options.link))

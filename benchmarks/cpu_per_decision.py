@@ -34,7 +34,7 @@ if __package__ in (None, ""):  # run as a script: the repository's packages are 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.play_driver import drive_play  # noqa: E402
-from benchmarks.service_bench import HERE, drive_bare, serve_command  # noqa: E402
+from benchmarks.service_bench import HERE, drive_bare, redis_env, serve_command  # noqa: E402
 from curia.v1 import game_service_pb2 as pb  # noqa: E402
 from service.loadtest import LoadSpec, run_load  # noqa: E402
 from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
@@ -49,9 +49,11 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextmanager
-def server(command: list[str], port: int) -> Iterator[int]:
+def server(command: list[str], port: int, env: dict[str, str] | None = None
+           ) -> Iterator[int]:
     """A server process, ready on `port`: its pid."""
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=env)
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             grpc.channel_ready_future(channel).result(timeout=30)
@@ -68,8 +70,8 @@ def measure_bare(redis_url: str, seconds: float, concurrency: int, link: bool = 
     the service's own pipelined connection (`link`)."""
     port = free_port()
     command = [sys.executable, str(HERE / "bare_service.py"), "--port", str(port),
-               "--redis-url", redis_url, *(["--link"] if link else [])]
-    with server(command, port) as pid:
+               *(["--link"] if link else [])]
+    with server(command, port, redis_env(redis_url)) as pid:
         before = cpu_seconds(pid)
         figures = asyncio.run(drive_bare(f"127.0.0.1:{port}", concurrency, seconds,
                                          channels=8))
@@ -84,7 +86,7 @@ def measure_service(redis: EmbeddedRedis, seconds: float, concurrency: int,
     following WatchGame and submitting with unary calls, as the shipped bots do."""
     port = free_port()
     assert redis.process is not None
-    with server(serve_command(port, redis.url), port) as pid:
+    with server(serve_command(port), port, redis_env(redis.url)) as pid:
         before, redis_before = cpu_seconds(pid), cpu_seconds(redis.process.pid)
         summary = run_load(LoadSpec(servers=[f"127.0.0.1:{port}"], games=concurrency,
                                     duration=seconds, channels=8, game="municipium",
@@ -108,7 +110,8 @@ def measure_play(redis: EmbeddedRedis, seconds: float, concurrency: int,
     port = free_port()
     assert redis.process is not None
     target = f"127.0.0.1:{port}"
-    with server([*serve_command(port, redis.url), "--no-league-agent"], port) as pid, \
+    with server([*serve_command(port), "--no-league-agent"], port,
+                redis_env(redis.url)) as pid, \
             agent_process(target, redis.url) as agent:
         marks: dict[bool, tuple[float, float, float]] = {}
 
@@ -131,7 +134,7 @@ def measure_play(redis: EmbeddedRedis, seconds: float, concurrency: int,
 def agent_process(target: str, redis_url: str) -> Iterator[int]:
     """`curia league run` against the server: its pid."""
     process = subprocess.Popen([sys.executable, "-m", "curia", "league", "run", "--server",
-                                target, "--redis-url", redis_url],
+                                target], env=redis_env(redis_url),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         yield process.pid

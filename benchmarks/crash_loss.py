@@ -193,11 +193,17 @@ class Serve:
         self.address = f"127.0.0.1:{self.port}"
         args = [sys.executable, "-m", "curia", "serve", "--port", str(self.port),
                 "--host", "127.0.0.1", "--log-level", "WARNING"]
-        args += ["--redis-url", redis_url] if redis_url else ["--data-dir", str(data_dir)]
+        if not redis_url:
+            args += ["--data-dir", str(data_dir)]
         if appendfsync is not None:
             args += ["--appendfsync", appendfsync]
+        # the Redis URL (its password) in the environment, never on the command line
+        environment = {k: v for k, v in os.environ.items() if k != "CURIA_REDIS_URL"}
+        if redis_url:
+            environment["CURIA_REDIS_URL"] = redis_url
         self.process = subprocess.Popen(args, cwd=REPO, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+                                        stderr=subprocess.PIPE,
+                                        env={**environment, **(env or {})})
         self.redis_url = redis_url or self._embedded_url(self._ready_line(timeout))
         if redis_url:
             self._ready_line(timeout)

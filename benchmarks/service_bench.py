@@ -46,11 +46,18 @@ GAME = "municipium"
 THINK_WARMUP_S = 5.0
 
 
+def redis_env(redis_url: str) -> dict[str, str]:
+    """The environment that gives a server process its Redis, password and all
+    (CURIA_REDIS_URL): never its command line, which every local user can read."""
+    return {**os.environ, "CURIA_REDIS_URL": redis_url}
+
+
 @contextmanager
-def processes(commands: list[list[str]], ready_port: int) -> Iterator[None]:
+def processes(commands: list[list[str]], ready_port: int,
+              env: dict[str, str] | None = None) -> Iterator[None]:
     """Start server processes and wait until the port accepts gRPC; stop them after."""
-    started = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-               for c in commands]
+    started = [subprocess.Popen(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env=env) for c in commands]
     try:
         channel = grpc.insecure_channel(f"127.0.0.1:{ready_port}")
         grpc.channel_ready_future(channel).result(timeout=30)
@@ -89,9 +96,10 @@ async def drive_bare(target: str, concurrency: int, seconds: float,
             "latency_ms": percentiles(latencies)}
 
 
-def serve_command(port: int, redis_url: str) -> list[str]:
+def serve_command(port: int) -> list[str]:
+    """`curia serve` on `port`; its Redis comes from its environment (`redis_env`)."""
     return [sys.executable, "-m", "curia", "serve", "--port", str(port), "--host",
-            "127.0.0.1", "--redis-url", redis_url, "--log-level", "WARNING"]
+            "127.0.0.1", "--log-level", "WARNING"]
 
 
 def bench(seconds: float, concurrency: int, think_games: int) -> dict[str, Any]:
@@ -100,15 +108,14 @@ def bench(seconds: float, concurrency: int, think_games: int) -> dict[str, Any]:
                               "seconds": seconds, "concurrency": concurrency}
     with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data) as redis:
         port = free_port()
-        bare = [sys.executable, str(HERE / "bare_service.py"), "--port", str(port),
-                "--redis-url", redis.url]
-        with processes([bare], port):
+        bare = [sys.executable, str(HERE / "bare_service.py"), "--port", str(port)]
+        with processes([bare], port, redis_env(redis.url)):
             report["bare"] = asyncio.run(drive_bare(f"127.0.0.1:{port}", concurrency,
                                                     seconds, channels=8))
         report["full"] = {}
         for count in (1, 2, 4):
             port = free_port()
-            with processes([serve_command(port, redis.url)] * count, port):
+            with processes([serve_command(port)] * count, port, redis_env(redis.url)):
                 report["full"][count] = run_load(LoadSpec(
                     servers=[f"127.0.0.1:{port}"], games=concurrency, duration=seconds,
                     channels=8 * count, game=GAME))
@@ -150,7 +157,7 @@ def think_run(redis: EmbeddedRedis, games: int, seconds: float) -> dict[str, Any
     from benchmarks.cpu_per_decision import cpu_seconds, server
 
     port = free_port()
-    with server(serve_command(port, redis.url), port) as pid:
+    with server(serve_command(port), port, redis_env(redis.url)) as pid:
         marks: list[float] = []
         summary = run_load(LoadSpec(
             servers=[f"127.0.0.1:{port}"], games=games, duration=seconds, think_ms=1000,

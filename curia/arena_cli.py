@@ -19,12 +19,20 @@ from typing import Any, TextIO
 from redis import Redis
 
 from arena.config import ConfigError, TournamentConfig
+from arena.deals import PRIVATE, private_folder
 from arena.ratings import GameOutcome, elo_history, in_index_order
 from arena.runner import ResultsFile, Tournament, check_bots, describe
 from arena.seat_jobs import SeatQueue
-from curia.league_cli import REDIS_URL_ENV, start_worker
+from curia.credentials import (
+    REDIS_URL_ENV,
+    REDIS_URL_HELP,
+    forget_redis_url,
+    own_operator_credential,
+    warn_password_on_command_line,
+)
+from curia.league_cli import start_worker
 from curia.remote import service_and_store, service_endpoint, web_host
-from service.server import LOOPBACK
+from service.server import LOOPBACK, redact_url
 
 #: The embedded Redis's data in a run folder (removed once the tournament is complete).
 REDIS_FOLDER = "redis"
@@ -59,7 +67,7 @@ def add_arena(subparsers: Any) -> None:
                           "elsewhere, on --redis-url) (default: the arena starts each bot)")
     run.add_argument("--redis-url", default=os.environ.get(REDIS_URL_ENV), metavar="URL",
                      help="with --server and --workers: the Redis the service keeps its "
-                          "state in, where the seats are queued (default $CURIA_REDIS_URL)")
+                          f"state in, where the seats are queued ({REDIS_URL_HELP})")
     run.add_argument("--deal-key", metavar="FILE",
                      help="the secret key every game's seed comes from (created if missing; "
                           "default: private/deal.key in the results folder); with the "
@@ -91,6 +99,8 @@ def add_arena(subparsers: Any) -> None:
 def run_arena(args: argparse.Namespace) -> int:
     """Load, check, build, play (or resume) and report; a config or bot mistake is one
     message, never a traceback."""
+    warn_password_on_command_line(args.redis_url)
+    forget_redis_url()  # read: the bots the arena starts do not inherit it
     try:
         config = TournamentConfig.load(args.config)
     except ConfigError as error:  # one message: the usage block would only hide it
@@ -162,8 +172,9 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
             if first_run:
                 shutil.rmtree(output, ignore_errors=True)
             raise
-        with service_and_store(args.server, args.redis_url, 0, str(output / REDIS_FOLDER),
-                               out) as (server, redis_url), \
+        with own_operator(args.server, output) as admin_token, \
+                service_and_store(args.server, args.redis_url, 0, str(output / REDIS_FOLDER),
+                                  out, admin_token=admin_token) as (server, redis_url), \
                 site_server(output, args.http_port, args.http_bind, out):
             site.update(tournament.results.load(), status.total)
             tournament.server = server
@@ -185,6 +196,20 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
 
 
 @contextlib.contextmanager
+def own_operator(server: str | None, output: Path) -> Iterator[str | None]:
+    """Without --server: the embedded service's own operator credential (CreateGame needs
+    it), in `private/operator.token` of the run folder for the duration, named by this
+    process's CURIA_ADMIN_TOKEN_FILE so the arena's clients send it. No bot gets it: the
+    bots' environment leaves that variable out, sandboxes hide the run folder, and the
+    workers started here get neither. With --server: the host's own settings, None."""
+    if server:
+        yield None
+        return
+    with own_operator_credential(private_folder(output / PRIVATE), announce=True) as made:
+        yield made.token
+
+
+@contextlib.contextmanager
 def seat_workers(count: int | None, tournament: Tournament, redis_url: str | None,
                  out: TextIO) -> Iterator[None]:
     """With `count` (--workers): the tournament's seats queued for workers
@@ -193,8 +218,9 @@ def seat_workers(count: int | None, tournament: Tournament, redis_url: str | Non
         yield
         return
     if redis_url is None:
-        raise ConfigError("--workers with --server needs --redis-url: the Redis of that "
-                          "service, where the seats are queued for the workers")
+        raise ConfigError(f"--workers with --server needs --redis-url (or ${REDIS_URL_ENV}): "
+                          "the Redis of that service, where the seats are queued for the "
+                          "workers")
     config = tournament.config
     redis = Redis.from_url(redis_url)
     hide = (str(tournament.output), str(tournament.key_path))
@@ -205,8 +231,8 @@ def seat_workers(count: int | None, tournament: Tournament, redis_url: str | Non
                                 tournament.output / "worker-logs" / f"w{i}", slots,
                                 config.sandbox) for i in range(count)]
         print(f"workers: {count} here ({slots} seats each)" if count else
-              f"workers: seats queued in run {queue.run} for the workers on {redis_url}",
-              file=out, flush=True)
+              f"workers: seats queued in run {queue.run} for the workers on "
+              f"{redact_url(redis_url)}", file=out, flush=True)
         try:
             yield
         finally:
@@ -299,7 +325,9 @@ def run_check(args: argparse.Namespace) -> int:
     @contextlib.contextmanager
     def serve() -> Iterator[str]:
         with tempfile.TemporaryDirectory(prefix="curia-check-") as data, \
-                service_endpoint(args.server, 0, data, out) as server:
+                own_operator(args.server, Path(data) / "operator") as admin_token, \
+                service_endpoint(args.server, 0, str(Path(data) / "redis"), out,
+                                 admin_token=admin_token) as server:
             yield server
 
     passed = check_bot(Path(args.bot), out, serve, game=args.game,

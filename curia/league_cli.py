@@ -1,8 +1,11 @@
 """`curia league …`: leagues of remote bots that join with a key (docs/league.md).
 
-The operator's commands work on the league's Redis (`--redis-url`, or $CURIA_REDIS_URL):
-the one `curia serve --redis-url` uses, whose processes run the league's matchmaker.
-`curia league demo` runs a whole league on this machine.
+The operator's commands, the agent and the workers work on the league's Redis
+($CURIA_REDIS_URL, or `--redis-url`, where a password is readable by every local user):
+the one `curia serve` uses, whose processes run the league's matchmaker.
+`curia league demo` runs a whole league on this machine; the processes it starts get the
+Redis URL in their environment and its service's own operator credential in a private
+file (curia/credentials.py), never on a command line.
 """
 
 from __future__ import annotations
@@ -27,17 +30,26 @@ from redis import Redis
 import bots
 from arena.config import BotManifest
 from arena.sandbox import unavailable_reason
+from curia.credentials import (
+    REDIS_URL_ENV,
+    REDIS_URL_HELP,
+    OperatorCredential,
+    child_environment,
+    forget_redis_url,
+    own_operator_credential,
+    warn_password_on_command_line,
+)
 from league.agent import start_agent
 from league.ladder import ladder, ladder_json, ladder_text
 from league.registry import LeagueError, Leagues, LeagueSettings
 from league.worker import Worker
+from service.access import AccessPolicy
 from service.channels import ClientSecurity
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
-from service.server import BackgroundServer
+from service.server import BackgroundServer, ServerRules
 from service.web.league_pages import results_csv
 
-REDIS_URL_ENV = "CURIA_REDIS_URL"
 BOTS_FOLDER = Path(bots.__file__).resolve().parent
 STATUS_VERBS = {"open": "open", "pause": "paused", "close": "closed"}
 
@@ -127,8 +139,8 @@ def add_league(subparsers: Any) -> None:
 def _action(actions: Any, name: str, help_text: str, runner: Any) -> argparse.ArgumentParser:
     action: argparse.ArgumentParser = actions.add_parser(name, help=help_text,
                                                          description=help_text)
-    action.add_argument("--redis-url", default=os.environ.get(REDIS_URL_ENV),
-                        help=f"the league's Redis (default ${REDIS_URL_ENV})")
+    action.add_argument("--redis-url", default=os.environ.get(REDIS_URL_ENV), metavar="URL",
+                        help=f"the league's Redis ({REDIS_URL_HELP})")
     action.set_defaults(run=lambda args: _operate(args, runner), parser=action)
     return action
 
@@ -147,7 +159,9 @@ def _limit_flags(parser: argparse.ArgumentParser, defaults: bool = True) -> None
 
 def _operate(args: argparse.Namespace, runner: Any) -> int:
     if not args.redis_url:
-        args.parser.error(f"the league's Redis: --redis-url or ${REDIS_URL_ENV}")
+        args.parser.error(f"the league's Redis: ${REDIS_URL_ENV} or --redis-url")
+    warn_password_on_command_line(args.redis_url)
+    forget_redis_url()  # read: the bots a worker starts do not inherit it
     redis = Redis.from_url(args.redis_url, socket_timeout=10)
     try:
         return int(runner(args, Leagues(redis)) or 0)
@@ -310,8 +324,9 @@ def run_demo(args: argparse.Namespace) -> int:
     if not entrants:
         args.parser.error(f"no shipped bot plays {args.game}")
     with tempfile.TemporaryDirectory(prefix="curia-league-") as folder, \
-            EmbeddedRedis(Path(folder) / "redis").start() as store, \
-            _servers(store.url, args.servers, Path(folder)) as targets:
+            EmbeddedRedis(Path(folder) / "redis") as store, \
+            own_operator_credential(Path(folder) / "operator") as operator, \
+            _servers(store.url, args.servers, operator) as targets:
         redis = Redis.from_url(store.url)
         leagues = Leagues(redis)
         settings = leagues.create(LeagueSettings(
@@ -350,13 +365,17 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def _servers(redis_url: str, count: int, folder: Path) -> Iterator[list[str]]:
+def _servers(redis_url: str, count: int, operator: OperatorCredential
+             ) -> Iterator[list[str]]:
     """`count` servers on one Redis, each with its league agent: this process's own for
-    one, `curia serve` processes for more."""
+    one, `curia serve` processes for more (the Redis URL in their environment). CreateGame
+    needs `operator`, which only the agents hold: never a bot."""
     if count == 1:
-        server = BackgroundServer(redis_url)
+        server = BackgroundServer(redis_url,
+                                  rules=ServerRules(AccessPolicy(admin_token=operator.token)))
         target = f"127.0.0.1:{server.start()}"
-        stop_agent, _ = start_agent(target, redis_url, ClientSecurity())
+        stop_agent, _ = start_agent(target, redis_url,
+                                    ClientSecurity(admin_token=operator.token))
         try:
             yield [target]
         finally:
@@ -367,8 +386,9 @@ def _servers(redis_url: str, count: int, folder: Path) -> Iterator[list[str]]:
     try:
         for _ in range(count):
             process = subprocess.Popen(
-                [sys.executable, "-m", "curia", "serve", "--redis-url", redis_url,
-                 "--port", "0", "--bind", "127.0.0.1"],
+                [sys.executable, "-m", "curia", "serve", "--port", "0", "--bind",
+                 "127.0.0.1", "--admin-token-file", str(operator.path)],
+                env=child_environment(redis_url),
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             processes.append(process)
             targets.append(f"127.0.0.1:{_served_port(process)}")
@@ -417,11 +437,13 @@ def shipped_manifests() -> dict[str, Path]:
 def start_worker(redis_url: str, target: str, logs: Path, slots: int = 4,
                  sandbox: str = "auto") -> subprocess.Popen[bytes]:
     """A `curia league worker` process on this machine, in a session of its own (a
-    terminal's Ctrl-C is for its parent, which stops it in order)."""
+    terminal's Ctrl-C is for its parent, which stops it in order); the Redis URL in its
+    environment (CURIA_REDIS_URL), never on its command line, and no operator
+    credential."""
     return subprocess.Popen(
-        [sys.executable, "-m", "curia", "league", "worker", "--redis-url", redis_url,
-         "--server", target, "--slots", str(slots), "--logs", str(logs),
-         "--sandbox", sandbox],
+        [sys.executable, "-m", "curia", "league", "worker", "--server", target,
+         "--slots", str(slots), "--logs", str(logs), "--sandbox", sandbox],
+        env=child_environment(redis_url),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 

