@@ -33,10 +33,12 @@ from typing import IO, Any, Protocol
 
 import grpc
 
+from arena.botlog import BotLog
 from arena.builds import build_bots
 from arena.config import BotManifest, ConfigError, TournamentConfig, shown
+from arena.contain import Containment
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
-from arena.limits import apply_limits, ended_with_parent, exceeded
+from arena.limits import ended_with_parent, exceeded
 from arena.ratings import GameOutcome
 from arena.sandbox import SERVICE_SOCKET, Layout, Sandbox, SandboxPlan, environment, service_door
 from arena.sandbox import exit_code as sandbox_exit_code
@@ -123,16 +125,19 @@ class SeatBot(Protocol):
 
 @dataclass(eq=False)  # one per process: kept in sets by identity
 class BotProcess:
-    """One bot playing one seat of one game, as a process group of its own: in its
-    sandbox when given a `Layout` (arena.sandbox), which sets its limits inside;
-    otherwise its limits are set on its process (a stdio bot's bridge sets them on the bot
-    it starts)."""
+    """One bot playing one seat of one game: in its sandbox when given a `Layout`
+    (arena.sandbox), which sets its limits inside and ends its process tree with it;
+    otherwise under a shepherd, in a cgroup of its own where the host allows
+    (`contained`: arena.contain), which sets its limits (a stdio bot's bridge sets them on
+    the bot it starts) and ends every process it started. Its stdout and stderr go to
+    its log, capped (arena.botlog)."""
 
     manifest: BotManifest
     process: subprocess.Popen[bytes]
-    log: IO[bytes]
+    log: BotLog
     log_path: Path
     sandbox: Sandbox | None = None
+    contained: Containment | None = None
 
     @classmethod
     def start(cls, manifest: BotManifest, *, server: str, game_id: str, seat: int,
@@ -143,26 +148,32 @@ class BotProcess:
         launch = {"CURIA_SERVER": server, "CURIA_GAME_ID": game_id, "CURIA_SEAT": str(seat),
                   "CURIA_BOT_SEED": str(seed)}
         box = Sandbox(layout, manifest.workdir) if layout is not None else None
+        contained = None
         if box is None:
             command = manifest.launch_command(sys.executable, launch_arguments(launch))
             env = {**bot_environment(), **launch, "CURIA_SEAT_TOKEN": token}
+            contained = Containment.make()
+            argv = contained.command(command, cwd=manifest.workdir, path=env.get("PATH"),
+                                     limits=manifest.limits if manifest.protocol == "grpc"
+                                     else None)  # a bridge sets its bot's
         else:
             command, env = sandboxed_launch(box, manifest, launch, token, door)
-        log = log_path.open("wb")
+            argv = ended_with_parent(command, manifest.workdir, env.get("PATH"))
+        log = BotLog(log_path)
         try:
-            process = subprocess.Popen(ended_with_parent(command, manifest.workdir,
-                                                         env.get("PATH")),
-                                       cwd=manifest.workdir, env=env, stdin=subprocess.DEVNULL,
-                                       stdout=log, stderr=log, start_new_session=True)
+            process = subprocess.Popen(argv, cwd=manifest.workdir, env=env,
+                                       stdin=subprocess.DEVNULL, stdout=log.fd, stderr=log.fd,
+                                       start_new_session=True)
         except OSError as error:
             log.close()
+            if contained is not None:
+                contained.close()
             if box is not None:
                 box.close()
             raise BotStartError(f"bot {manifest.name!r}: cannot start {' '.join(command)!r} "
                                 f"in {manifest.workdir}: {error.strerror or error}") from None
-        if manifest.protocol == "grpc" and box is None:
-            apply_limits(process.pid, manifest.limits)
-        return cls(manifest, process, log, log_path, box)
+        log.started()
+        return cls(manifest, process, log, log_path, box, contained)
 
     def exit_code(self) -> int | None:
         return self.process.poll()
@@ -172,34 +183,46 @@ class BotProcess:
         code = self.process.returncode
         if self.sandbox is not None:
             code = sandbox_exit_code(code)
+        self.log.drain(timeout=2.0)  # its last words
         cause = exceeded(code, self.log_tail(), self.manifest.limits) or "crashed"
         how = f"killed by signal {-code}" if code is not None and code < 0 else \
             f"exited with code {code}"
         return f"{cause}: {how} before the end"
 
     def log_tail(self, size: int = 8192) -> str:
-        """The end of what the bot wrote (stderr and, for a gRPC bot, stdout)."""
-        with contextlib.suppress(OSError), self.log_path.open("rb") as handle:
-            handle.seek(max(0, handle.seek(0, os.SEEK_END) - size))
-            return handle.read().decode("utf-8", "replace")
-        return ""
+        """The end of what the bot wrote (stderr and, for a gRPC bot, stdout) so far."""
+        return self.log.tail(size)
 
     def collect_log(self) -> None:
         """Nothing to collect: the log is written as the bot runs."""
 
     def note(self, text: str) -> None:
         """A line of the arena's own in the bot's log."""
-        with contextlib.suppress(OSError, ValueError):
-            self.log.write(f"arena: {text}\n".encode())
-            self.log.flush()
+        self.log.write(f"arena: {text}\n")
 
     def terminate(self) -> None:
-        """SIGTERM to its process group (`stop` finishes the job)."""
+        """SIGTERM to the bot (`stop` finishes the job): to its shepherd, which passes it
+        on, or to its sandbox's process group."""
+        if self.contained is not None:
+            self.contained.terminate(self.process)
+            return
         with contextlib.suppress(ProcessLookupError):
             if self.process.poll() is None:
                 os.killpg(self.process.pid, signal.SIGTERM)
 
     def stop(self, grace: float = 2.0) -> None:
+        """SIGTERM, then after `grace` seconds: unsandboxed, its shepherd's sweep of every
+        process the bot started (`Containment.end`); sandboxed, SIGKILL to its process
+        group. Then its log is finished."""
+        if self.contained is not None:
+            self.contained.end(self.process, grace)
+        else:
+            self._stop_group(grace)
+        self.log.close()
+        if self.sandbox is not None:
+            self.sandbox.close()
+
+    def _stop_group(self, grace: float) -> None:
         """SIGTERM to its process group, then SIGKILL after `grace` seconds."""
         for sig, wait_s in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
             if self.process.poll() is not None:
@@ -210,9 +233,6 @@ class BotProcess:
                 self.process.wait(timeout=wait_s)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)  # stray children of the bot
-        self.log.close()
-        if self.sandbox is not None:
-            self.sandbox.close()
 
 
 def sandboxed_launch(box: Sandbox, manifest: BotManifest, launch: Mapping[str, str],

@@ -63,7 +63,8 @@ from typing import IO, Any
 
 import grpc
 
-from arena.limits import Limits, apply_limits, ended_with_parent, exceeded
+from arena.contain import Containment
+from arena.limits import Limits, ended_with_parent, exceeded
 from arena.sandbox import exit_code as sandbox_exit_code
 from bots.grpc_player import add_launch_arguments, check_launch_arguments, describe_result
 from bots.play_seat import DecisionRefused, GameEnded, PlayError, PlaySeat, SeatRefused
@@ -217,12 +218,19 @@ class BotProcess:
         env = {k: v for k, v in os.environ.items() if k not in SECRET_ENV}
         if sandboxed:  # its command sets the bot's environment; nothing of ours goes in
             env = {}
-        self.process = subprocess.Popen(ended_with_parent(command, path=env.get("PATH")),
-                                        stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        env=env)
-        if not sandboxed:  # a sandbox sets them inside, on the bot (arena.sandbox)
-            apply_limits(self.process.pid, limits)
+        #: unsandboxed: its shepherd and cgroup (arena.contain) set its limits before it
+        #: runs and end every process it starts; a sandbox does both inside (arena.sandbox)
+        self.contained = None if sandboxed else Containment.make()
+        argv = ended_with_parent(command, path=env.get("PATH")) if self.contained is None \
+            else self.contained.command(command, limits=limits, path=env.get("PATH"))
+        try:
+            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                            env=env)
+        except OSError:
+            if self.contained is not None:
+                self.contained.close()
+            raise
         self.limits, self.sandboxed = limits, sandboxed
         self.events = events
         self.lines: queue.Queue[bytes | None] = queue.Queue()
@@ -234,11 +242,12 @@ class BotProcess:
         self._copier.start()
 
     def _copy_stderr(self) -> None:
-        """The bot's stderr to ours (the seat's log), keeping its last STDERR_TAIL bytes."""
+        """The bot's stderr to ours (the seat's log, which the arena caps: arena.botlog),
+        keeping its last STDERR_TAIL bytes."""
         stderr = self.process.stderr
         assert stderr is not None
         with contextlib.suppress(OSError, ValueError):
-            while chunk := os.read(stderr.fileno(), 4096):
+            while chunk := os.read(stderr.fileno(), 65536):
                 sys.stderr.buffer.write(chunk)
                 sys.stderr.buffer.flush()
                 self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_TAIL:]
@@ -285,11 +294,20 @@ class BotProcess:
         self.lines.put(None)
 
     def wait(self, timeout: float) -> int | None:
+        """The bot's exit code once it has exited (its stderr copied to the end, so that
+        the bridge's lines come after the bot's last words), None after `timeout`."""
         with contextlib.suppress(subprocess.TimeoutExpired):
-            return self.process.wait(timeout=timeout)
+            code = self.process.wait(timeout=timeout)
+            self._copier.join(timeout=2.0)
+            return code
         return None
 
     def kill(self) -> None:
+        """End the bot now, with every process it started (unsandboxed: its shepherd's
+        sweep; sandboxed: its PID namespace ends with its first process)."""
+        if self.contained is not None:
+            self.contained.end(self.process)
+            return
         if self.process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 self.process.kill()
