@@ -75,6 +75,8 @@ MARK = {FREEZER: "freezer.state", V2: "cgroup.kill"}
 #: The shepherd: this file, run by the Python that runs the arena.
 SHEPHERD = os.path.abspath(__file__)
 _NAMES = itertools.count()
+#: A bot's cgroup's name: its maker's pid, a number.
+NAME = "curia-bot-{pid}-{n}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -133,8 +135,24 @@ def cgroup_parent() -> tuple[str, str] | None:
         probe = Cgroup.create(kind, folder)
         if probe is not None:
             probe.remove()
+            remove_stale(folder)
             return kind, folder
     return None
+
+
+def remove_stale(folder: str) -> None:
+    """Remove the bots' cgroups in `folder` whose maker no longer runs and that are
+    empty: those of an arena killed between making one and starting its bot. (A bot's
+    shepherd removes its cgroup even when its arena dies; a cgroup still holding a process
+    is left alone.)"""
+    with contextlib.suppress(OSError):
+        for name in os.listdir(folder):
+            words = name.split("-")  # NAME: curia, bot, the maker's pid, a number
+            if len(words) == 4 and words[:2] == ["curia", "bot"] and \
+                    words[2].isdigit() and words[3].isdigit() and \
+                    not os.path.exists(f"/proc/{words[2]}"):
+                for inner, _, _ in os.walk(os.path.join(folder, name), topdown=False):
+                    _rmdir(inner)
 
 
 class Cgroup:
@@ -153,7 +171,7 @@ class Cgroup:
     def create(cls, kind: str, folder: str) -> Cgroup | None:
         """A new cgroup of `kind` in `folder`, or None if `folder` cannot hold one."""
         while True:
-            path = os.path.join(folder, f"curia-bot-{os.getpid()}-{next(_NAMES)}")
+            path = os.path.join(folder, NAME.format(pid=os.getpid(), n=next(_NAMES)))
             try:
                 os.mkdir(path)
             except FileExistsError:
@@ -530,9 +548,11 @@ def shepherd(argv: Sequence[str]) -> NoReturn:
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     prctl(PR_SET_PDEATHSIG, SWEEP_SIGNAL)
     wake = wake_on_signals()
-    if os.getppid() != int(options["--parent"]):
-        os._exit(1)  # the starter died before the parent-death signal was set
     group = Cgroup.parse(options["--cgroup"]) if "--cgroup" in options else None
+    if os.getppid() != int(options["--parent"]):  # it died before the signal was set
+        if group is not None:
+            group.remove()
+        os._exit(1)
     child = spawn(command, options, group)
     status = watch(child, wake, float(options["--grace"]))
     exit_as(sweep(child, status, group, wake))

@@ -32,7 +32,7 @@ import pytest
 from arena.botlog import HEAD_BYTES, LOG_LIMIT, TAIL_BYTES, CappedFile, marker
 from arena.check import bridge_slowest_ms, plan_games, play_check_game
 from arena.config import BotManifest
-from arena.contain import FREEZER, V2, Cgroup, Containment, candidate_parents
+from arena.contain import FREEZER, V2, Cgroup, Containment, candidate_parents, remove_stale
 from arena.limits import Limits
 from arena.ratings import GameOutcome
 from arena.runner import ResultsFile
@@ -339,6 +339,34 @@ def test_the_shepherd_sweeps_when_the_bot_exits_and_exits_as_it_did(
     finally:
         process.kill()
         kill_all(daemon_pids(tmp_path))
+
+
+@pytest.mark.parametrize("kind", groups())
+def test_a_shepherd_whose_starter_died_first_starts_nothing_and_leaves_nothing(
+        tmp_path: Path, kind: str) -> None:
+    """The starter died before the shepherd's parent-death signal was set (here: a
+    shepherd told another parent): no bot, and its cgroup is removed."""
+    containment = contained(kind)
+    command = containment.command(["/bin/touch", str(tmp_path / "started")])
+    command[command.index("--parent") + 1] = "1"
+    assert subprocess.run(command).returncode == 1
+    assert not (tmp_path / "started").exists()
+    assert containment.group is None or not Path(containment.group.path).exists()
+
+
+@pytest.mark.parametrize("kind", groups()[:-1])
+def test_the_empty_cgroups_of_a_dead_arena_are_removed(kind: str) -> None:
+    folder = dict(candidate_parents())[kind]
+    stale = Path(folder) / "curia-bot-999999999-0"  # no such pid (above pid_max)
+    (stale / "curia-bot-999999999-1").mkdir(parents=True)  # a bridge's, inside
+    live = Cgroup.create(kind, folder)
+    assert live is not None
+    try:
+        remove_stale(folder)
+        assert not stale.exists()
+        assert Path(live.path).exists()
+    finally:
+        live.remove()
 
 
 def test_a_program_that_cannot_be_found_is_not_wrapped(tmp_path: Path) -> None:
