@@ -309,29 +309,32 @@ def load_manifest(bot_dir: Path) -> tuple[BotManifest | None, CheckLine]:
                                             f"plays {', '.join(bot.claimed_games())}")
 
 
-def build(bot: BotManifest, out: TextIO) -> CheckLine:
-    """The arena's preflight and the bot's build."""
+def build(bot: BotManifest, out: TextIO, build_network: bool = False) -> CheckLine:
+    """The arena's preflight and the bot's build, in its sandbox where the host has one
+    (as a tournament's "auto")."""
     try:
+        plan = SandboxPlan.make("auto", [bot], build_network=build_network)
         for built in (False, True):
-            problems = preflight(bot, built=built)
+            problems = preflight(bot, built=built, layout=plan.layout_for(bot.name))
             if problems:
                 raise ConfigError("; ".join(problems))
             if not built:
-                build_bots([bot], out)
+                build_bots([bot], out, plan)
     except ConfigError as error:
         return CheckLine("build", False, str(error))
     step = f"built with {' '.join(bot.build)}" if bot.build else "no build step"
     return CheckLine("build", True, f"{step}; command {list(bot.command)} found")
 
 
-def prepare(bot_dir: Path, game: str | None, out: TextIO) -> BotManifest | None:
+def prepare(bot_dir: Path, game: str | None, out: TextIO,
+            build_network: bool = False) -> BotManifest | None:
     """The manifest, game and build checks, each printed; the bot if all pass."""
     bot, line = load_manifest(bot_dir)
     if not show(line, out) or bot is None:
         return None
     if game is not None and not show(game_line(bot, game), out):
         return None
-    return bot if show(build(bot, out), out) else None
+    return bot if show(build(bot, out, build_network), out) else None
 
 
 def show(line: CheckLine, out: TextIO) -> bool:
@@ -342,10 +345,11 @@ def show(line: CheckLine, out: TextIO) -> bool:
 
 def check_bot(bot_dir: Path, out: TextIO, serve: Callable[[], AbstractContextManager[str]],
               *, game: str | None = None, decision_ms: int = 5000, seed: int = 1,
-              logs: Path | None = None, startup_ms: int = STARTUP_MS) -> bool:
+              logs: Path | None = None, startup_ms: int = STARTUP_MS,
+              build_network: bool = False) -> bool:
     """Run every check, printing one line each; True if all pass. `serve()` gives the
     server to play on (started only once the bot is built)."""
-    bot = prepare(bot_dir, game, out)
+    bot = prepare(bot_dir, game, out, build_network)
     if bot is None:
         return False
     passed = True

@@ -14,6 +14,7 @@ starts.
 from __future__ import annotations
 
 import difflib
+import os
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
@@ -66,7 +67,8 @@ TOURNAMENT_FILE: Schema = {"tournament": TABLE, "options": TABLE, "time": TABLE,
                            "sprt": TABLE, "bots": TABLES}
 TOURNAMENT: Schema = {"name": TEXT, "game": TEXT, "variant": TEXT, "seats": INTEGER,
                       "format": TEXT, "rounds": INTEGER, "seed": INTEGER, "challenger": TEXT,
-                      "concurrency": INTEGER, "output": TEXT, "sandbox": TEXT}
+                      "concurrency": INTEGER, "output": TEXT, "sandbox": TEXT,
+                      "build_network": BOOLEAN}
 TIME: Schema = {"decision_ms": INTEGER, "bank_ms": INTEGER, "game_timeout_s": INTEGER,
                 "startup_ms": INTEGER}
 SPRT: Schema = {"a": TEXT, "b": TEXT, "elo0": NUMBER, "elo1": NUMBER, "alpha": NUMBER,
@@ -75,7 +77,8 @@ BOT_ENTRY: Schema = {"manifest": TEXT}
 MANIFEST_FILE: Schema = {"name": TEXT, "language": TEXT, "protocol": TEXT, "command": WORDS,
                          "workdir": TEXT, "build": WORDS, "games": WORDS, "limits": TABLE,
                          "sandbox": BOOLEAN}
-LIMITS: Schema = {"memory_mb": INTEGER, "cpu_seconds": INTEGER, "processes": INTEGER}
+LIMITS: Schema = {"memory_mb": INTEGER, "cpu_seconds": INTEGER, "processes": INTEGER,
+                  "disk_mb": INTEGER}
 
 
 def type_name(value: Any) -> str:
@@ -155,12 +158,15 @@ class BotManifest:
         if problems:
             raise ConfigError(f"{where}: " + f"\n{where}: ".join(problems))
         try:
+            workdir = confined(path.parent, path.parent, data.get("workdir", "."), "workdir")
+            for key in ("command", "build"):
+                confine_program(path.parent, workdir, data.get(key, ()), key)
             return cls(
                 name=bot_name(require(data, "name", "the manifest")),
                 language=data.get("language", "unknown"),
                 protocol=one_of(data.get("protocol", "grpc"), PROTOCOLS, "protocol"),
                 command=tuple(require(data, "command", "the manifest")),
-                workdir=(path.parent / data.get("workdir", ".")).resolve(),
+                workdir=workdir,
                 build=tuple(data.get("build", ())),
                 limits=read_limits(limits),
                 path=path,
@@ -190,6 +196,41 @@ class BotManifest:
                 return [*bridge, "--", *command]
             return [*bridge, "--sandboxed", "--", *sandbox(command)]
         return sandbox([*command, *protocol_args]) if sandbox else [*command, *protocol_args]
+
+
+def confined(folder: Path, base: Path, value: str, key: str) -> Path:
+    """`value` (a manifest's path, relative to `base`) resolved, symlinks included; a
+    ConfigError naming `key` unless it stays inside `folder`, the manifest's own folder.
+    Every path an entrant writes stays in the entrant's folder: the arena copies and
+    mounts these paths as the host's user."""
+    if Path(value).is_absolute():
+        raise ConfigError(f"{key} {value!r} is an absolute path: a bot's paths are "
+                          f"relative to its manifest's folder and stay inside it")
+    resolved = (base / value).resolve()
+    root = folder.resolve()
+    if resolved != root and root not in resolved.parents:
+        raise ConfigError(f"{key} {value!r} leads outside the manifest's folder "
+                          f"({shown(root)}): a bot's paths stay inside its own folder")
+    return resolved
+
+
+def confine_program(folder: Path, workdir: Path, words: Any, key: str) -> None:
+    """A command's program (and `{python}`'s script) named by a path stays inside the
+    manifest's folder (`confined`); a bare name is a program of the system, looked up on
+    the sandbox's PATH (arena.sandbox)."""
+    if not isinstance(words, list) or not words:
+        return
+    program = words[0]
+    if program == "{python}":
+        script = words[1] if len(words) > 1 else "-"
+        if not script.startswith("-"):
+            confined(folder, workdir, script, f"{key} script")
+    elif Path(program).is_absolute():
+        raise ConfigError(f"{key} program {program!r} is an absolute path: name a system "
+                          f"program by its bare name (e.g. {Path(program).name!r}) or a "
+                          f"program of the bot's own folder by its relative path")
+    elif os.sep in program:
+        confined(folder, workdir, program, f"{key} program")
 
 
 def read_limits(table: Mapping[str, Any]) -> Limits:
@@ -258,6 +299,8 @@ class TournamentConfig:
     path: Path = Path(".")
     #: "auto", "required" or "off" (arena.sandbox.MODES).
     sandbox: str = "auto"
+    #: Whether the bots' builds may reach the network (arena.builds; off by default).
+    build_network: bool = False
 
     @classmethod
     def load(cls, path: str | Path) -> TournamentConfig:
@@ -299,6 +342,7 @@ class TournamentConfig:
             startup_ms=time.get("startup_ms", 10_000),
             sprt=SprtSpec.read(data["sprt"]) if "sprt" in data else None,
             sandbox=one_of(head.get("sandbox", "auto"), SANDBOX_MODES, "sandbox"),
+            build_network=head.get("build_network", False),
             bots=tuple(BotManifest.load(path.parent / require(b, "manifest", "[[bots]]"))
                        for b in data.get("bots", [])),
             path=path)

@@ -30,6 +30,9 @@ OUT_OF_MEMORY_SIGNS = (
     "MemoryError", "bad_alloc", "out of memory", "Out of memory", "Cannot allocate memory",
     "memory allocation of", "OutOfMemoryError", "heap out of memory", "failed to allocate",
 )
+#: What runtimes print when a write finds the disk full (ENOSPC, EDQUOT, EFBIG).
+DISK_FULL_SIGNS = ("No space left on device", "ENOSPC", "Disk quota exceeded",
+                   "File too large", "EFBIG")
 #: Extra CPU seconds between SIGXCPU (the soft limit) and SIGKILL (the hard limit).
 CPU_GRACE_SECONDS = 5
 
@@ -45,10 +48,14 @@ class Limits:
     #: processes and threads the bot may run at once (RLIMIT_NPROC inside its sandbox;
     #: a bot run unsandboxed is not held to it)
     processes: int = 256
+    #: what its sandbox may hold in files, MiB: its copy of its folder and its private
+    #: /tmp share this (both in memory, tmpfs); its build may grow its folder by this much
+    disk_mb: int = 512
 
     def as_arguments(self) -> list[str]:
         """The limits as the stdio bridge's arguments."""
-        return ["--memory-mb", str(self.memory_mb), "--cpu-seconds", str(self.cpu_seconds)]
+        return ["--memory-mb", str(self.memory_mb), "--cpu-seconds", str(self.cpu_seconds),
+                "--disk-mb", str(self.disk_mb)]
 
 
 def apply_limits(pid: int, limits: Limits) -> None:
@@ -63,14 +70,17 @@ def apply_limits(pid: int, limits: Limits) -> None:
 
 
 def exceeded(returncode: int | None, stderr_tail: str, limits: Limits) -> str | None:
-    """"exceeded cpu_seconds (N s)" or "exceeded memory_mb (N MB)" for a bot that ended
-    (`returncode`, negative for a signal) because of a limit; None otherwise."""
+    """"exceeded cpu_seconds (N s)", "exceeded memory_mb (N MB)" or "exceeded disk_mb (N MB)"
+    for a bot that ended (`returncode`, negative for a signal) because of a limit; None
+    otherwise."""
     if returncode is None or returncode == 0:
         return None
     if limits.cpu_seconds and returncode == -signal.SIGXCPU:
         return f"exceeded cpu_seconds ({limits.cpu_seconds} s)"
     if limits.memory_mb and any(sign in stderr_tail for sign in OUT_OF_MEMORY_SIGNS):
         return f"exceeded memory_mb ({limits.memory_mb} MB)"
+    if limits.disk_mb and any(sign in stderr_tail for sign in DISK_FULL_SIGNS):
+        return f"exceeded disk_mb ({limits.disk_mb} MB)"
     return None
 
 

@@ -40,7 +40,15 @@ from arena.contain import Containment
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
 from arena.limits import ended_with_parent, exceeded
 from arena.ratings import GameOutcome
-from arena.sandbox import SERVICE_SOCKET, Layout, Sandbox, SandboxPlan, environment, service_door
+from arena.sandbox import (
+    SERVICE_SOCKET,
+    Layout,
+    Sandbox,
+    SandboxPlan,
+    environment,
+    program_problem,
+    service_door,
+)
 from arena.sandbox import exit_code as sandbox_exit_code
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
 from arena.seat_jobs import QueuedSeat, SeatQueue
@@ -253,13 +261,18 @@ def sandboxed_launch(box: Sandbox, manifest: BotManifest, launch: Mapping[str, s
     return command, environment(python, {**inside, "CURIA_SEAT_TOKEN": token})
 
 
-def command_problem(words: tuple[str, ...], workdir: Path) -> str | None:
-    """Why a command cannot be run from `workdir`, or None: its program is missing, or
-    (`{python} script.py`) its script."""
+def command_problem(words: tuple[str, ...], workdir: Path,
+                    layout: Layout | None = None) -> str | None:
+    """Why a command cannot be run from `workdir`, or None: its program is missing (in a
+    sandbox of `layout`: not on the sandbox's PATH), or (`{python} script.py`) its
+    script."""
     if words[0] == "{python}":
         script = words[1] if len(words) > 1 else "-"
         missing = not script.startswith("-") and not (workdir / script).is_file()
         return f"the script {script!r} does not exist in {workdir}" if missing else None
+    if layout is not None and (problem := program_problem(words[0], layout,
+                                                          sys.executable)):
+        return problem
     return executable_problem(words[0], workdir)
 
 
@@ -273,28 +286,34 @@ def executable_problem(word: str, workdir: Path) -> str | None:
     return None if shutil.which(word) else f"{word!r} is not on PATH"
 
 
-def preflight(manifest: BotManifest, *, built: bool) -> list[str]:
+def preflight(manifest: BotManifest, *, built: bool,
+              layout: Layout | None = None) -> list[str]:
     """What keeps a bot from being built (`built` False) or started (True): a missing
-    workdir, a build or bot command that does not exist. Each names the bot."""
+    workdir, a build or bot command that does not exist (in its sandbox: `layout`, whose
+    PATH is the system's, not the host's). Each names the bot."""
     where = f"bot {manifest.name!r} ({shown(manifest.path)})"
     if not manifest.workdir.is_dir():
         return [f"{where}: workdir {shown(manifest.workdir)} does not exist"]
     commands = [("command", manifest.command)] if built else \
         [("build", manifest.build)] if manifest.build else []
     return [f"{where}: {what} {list(words)}: {problem}" for what, words in commands
-            if (problem := command_problem(words, manifest.workdir))]
+            if (problem := command_problem(words, manifest.workdir, layout))]
 
 
-def check_bots(manifests: Iterable[BotManifest], out: IO[str]) -> None:
-    """The preflight of a tournament: every workdir and build command, the builds, then
-    every bot command; ConfigError naming each bot and its problem."""
+def check_bots(manifests: Iterable[BotManifest], out: IO[str],
+               plan: SandboxPlan | None = None) -> None:
+    """The preflight of a tournament: every workdir and build command, the builds (in
+    their sandboxes where `plan` has them), then every bot command; ConfigError naming
+    each bot and its problem."""
     manifests = list(manifests)
     for built in (False, True):
-        problems = [p for manifest in manifests for p in preflight(manifest, built=built)]
+        problems = [p for manifest in manifests for p in preflight(
+            manifest, built=built,
+            layout=plan.layout_for(manifest.name) if plan is not None else None)]
         if problems:
             raise ConfigError("\n".join(problems))
         if not built:
-            build_bots(manifests, out)
+            build_bots(manifests, out, plan)
 
 
 @dataclass(frozen=True)
@@ -375,7 +394,8 @@ class Tournament:
         for a tournament that requires sandboxes on a host that cannot make them."""
         if self._sandbox_plan is None:
             self._sandbox_plan = SandboxPlan.make(self.config.sandbox, self.config.bots,
-                                                  hidden=[self.output, self.key_path])
+                                                  hidden=[self.output, self.key_path],
+                                                  build_network=self.config.build_network)
         return self._sandbox_plan
 
     @contextlib.contextmanager

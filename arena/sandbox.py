@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.config import BotManifest, ConfigError
@@ -214,17 +214,30 @@ def plugin_environment(env: Mapping[str, str]) -> dict[str, str]:
             "PYTHONPATH": os.pathsep.join(dict.fromkeys(roots))}
 
 
-def program_tree(program: str, trees: Sequence[Path]) -> Path | None:
-    """The installation a bot's program comes from when the host's PATH finds it outside
-    `trees` (a runtime under /opt, or nvm's node): the folder above its bin/ folder. Only
-    a bare name is looked up: a path in a manifest (which an entrant writes) adds nothing
-    to what the bot sees."""
-    found = shutil.which(program) if os.sep not in program else None
-    if not found or any(inside(Path(found), tree) for tree in (Path("/usr"), *trees)):
+def sandbox_path(python: str) -> list[str]:
+    """The PATH inside a sandbox: the Python that runs Curia, then the system's."""
+    return list(dict.fromkeys([str(Path(python).parent), "/usr/local/bin", "/usr/bin",
+                               "/bin"]))
+
+
+def program_problem(program: str, layout: Layout, python: str) -> str | None:
+    """Why a command's program cannot run in a sandbox of `layout`, or None. A bare name
+    is looked up on the sandbox's PATH (`sandbox_path`), never the host's, and must lie,
+    links followed, in what the sandbox shows: the system trees, Curia's Python and
+    packages (nothing of a user's home: `~/.cargo/bin/cargo` is not `cargo`). A path (in
+    the bot's folder, confined by arena.config) and `{python}` are always found."""
+    if program == "{python}" or os.sep in program:
         return None
-    real = Path(found).resolve()
-    top = real.parent.parent if real.parent.name == "bin" else real.parent
-    return top if top != Path("/") and not any(inside(real, t) for t in trees) else None
+    found = shutil.which(program, path=os.pathsep.join(sandbox_path(python)))
+    shown = [Path("/") / top for top in SYSTEM_TOP] + list(layout.trees)
+    if found and any(inside(Path(found).resolve(), tree.resolve()) for tree in shown):
+        return None
+    host = shutil.which(program)
+    if host is None:
+        return f"{program!r} is not on PATH"
+    return (f"{program!r} is not installed system-wide (this host has {host}, outside "
+            f"what a sandbox shows): install it under /usr (e.g. apt-get install), or "
+            f"build it into the bot's folder and name it by its relative path")
 
 
 def secret_paths(env: Mapping[str, str]) -> list[Path]:
@@ -285,13 +298,25 @@ def system_arguments() -> list[str]:
     return words
 
 
-def mask_arguments(path: Path) -> list[str]:
-    """bwrap's arguments that hide `path` (an empty folder, or an empty file)."""
+def mask_arguments(path: Path, own: Path | None = None) -> list[str]:
+    """bwrap's arguments that hide `path` (an empty folder, or an empty file); a path
+    inside `own`, the bot's folder, is hidden in its read-only original (`SOURCE`)."""
+    where = str(path)
+    if own is not None and inside(path, own) and path != own:
+        where = f"{SOURCE}/{path.relative_to(own)}"
     if path.is_dir() and not path.is_symlink():
-        return ["--tmpfs", str(path)]
-    if path.exists():
-        return ["--ro-bind", "/dev/null", str(path)]
+        return ["--tmpfs", where]
+    if path.exists():  # an empty file: the copy of a bot's folder copies regular files
+        return ["--ro-bind", str(empty_file()), where]
     return []
+
+
+@functools.lru_cache(maxsize=1)
+def empty_file() -> Path:
+    """An empty, read-only file that hides a file (in a private folder of this process)."""
+    path = Path(tempfile.mkdtemp(prefix="curia-empty-")) / "empty"
+    path.touch(mode=0o444)
+    return path
 
 
 @dataclass(frozen=True)
@@ -306,38 +331,70 @@ class SandboxPlan:
     layout: Layout | None
     #: Bot name -> why it runs unsandboxed (shown in the report).
     unsandboxed: Mapping[str, str]
+    #: How sandboxed builds reach the network (arena.builds.NETWORKS): "none", "slirp"
+    #: (slirp4netns, the host's loopback cut off) or "host" ("auto" without slirp4netns).
+    build_network: str = "none"
 
     @classmethod
-    def make(cls, mode: str, bots: Sequence[BotManifest],
-             hidden: Iterable[Path] = ()) -> SandboxPlan:
+    def make(cls, mode: str, bots: Sequence[BotManifest], hidden: Iterable[Path] = (),
+             build_network: bool = False) -> SandboxPlan:
         """The plan for `bots` under `mode`; `hidden`: the run folder and other paths no
-        bot may see (every bot's folder is added). SandboxUnavailable under "required"
-        on a host without sandboxes."""
+        bot may see (every bot's folder is added); `build_network`: the host lets builds
+        reach the network. SandboxUnavailable under "required" on a host without
+        sandboxes (or, for `build_network`, without slirp4netns)."""
         if mode == "off":
-            return cls(None, {b.name: 'the tournament has sandbox = "off"' for b in bots})
+            return cls(None, {b.name: 'the tournament has sandbox = "off"' for b in bots},
+                       "host")
         reason = unavailable_reason()
         if reason is not None:
             if mode == "required":
                 raise SandboxUnavailable(
                     f'the tournament has sandbox = "required" but {reason}: {INSTALL_HINT}')
-            return cls(None, {b.name: reason for b in bots})
+            return cls(None, {b.name: reason for b in bots}, "host")
         every = [*hidden, *(b.workdir for b in bots), *(b.path.parent for b in bots)]
         return cls(Layout.for_run(every), {b.name: "its manifest has sandbox = false"
-                                           for b in bots if not b.sandbox})
+                                           for b in bots if not b.sandbox},
+                   build_network_mode(mode, build_network))
 
     def layout_for(self, name: str) -> Layout | None:
         """The layout bot `name` runs in, or None: unsandboxed."""
         return None if name in self.unsandboxed else self.layout
 
     def summary(self) -> str:
-        """One line for the report: every bot sandboxed, or which were not and why."""
+        """One line for the report: every bot sandboxed, or which were not and why; how
+        the builds ran."""
         if not self.unsandboxed:
-            return "sandbox: every bot ran in its sandbox (bubblewrap)"
+            return f"sandbox: every bot ran in its sandbox (bubblewrap); {self.builds()}"
         reasons: dict[str, list[str]] = {}
         for name, why in sorted(self.unsandboxed.items()):
             reasons.setdefault(why, []).append(name)
         return "sandbox: UNSANDBOXED " + "; ".join(
-            f"{', '.join(names)} ({why})" for why, names in reasons.items())
+            f"{', '.join(names)} ({why})" for why, names in reasons.items()) + (
+            f"; {self.builds()}" if self.layout is not None else "")
+
+    def builds(self) -> str:
+        """How sandboxed bots are built, as the report says it."""
+        return {"none": "builds in the sandbox, no network",
+                "slirp": "builds in the sandbox, network through slirp4netns (not this "
+                         "host's loopback)",
+                "host": "builds in the sandbox WITH THIS HOST'S NETWORK (build_network "
+                        "without slirp4netns: apt-get install slirp4netns)"}[
+            self.build_network]
+
+
+def build_network_mode(mode: str, wanted: bool) -> str:
+    """How sandboxed builds reach the network: "none" unless `wanted`; then slirp4netns,
+    or the host's network under "auto" where it is missing (refused under "required")."""
+    if not wanted:
+        return "none"
+    if shutil.which("slirp4netns"):
+        return "slirp"
+    if mode == "required":
+        raise SandboxUnavailable('the tournament has sandbox = "required" and '
+                                 'build_network = true but slirp4netns is not installed: '
+                                 'install it (apt-get install slirp4netns) or set '
+                                 'build_network = false')
+    return "host"
 
 
 # ---------------------------------------------------------------------------------------
@@ -345,25 +402,17 @@ class SandboxPlan:
 # ---------------------------------------------------------------------------------------
 @dataclass
 class Sandbox:
-    """A bot's sandbox for one game: its command line, and its own copy of its folder
-    (`close()` removes the copy)."""
+    """A bot's sandbox for one game: its command line. Its folder is copied, inside the
+    sandbox, from a read-only view of the original (`SOURCE`) into a tmpfs of `disk_mb`
+    at the folder's own path; its /tmp is another tmpfs of `disk_mb`. Nothing of the copy
+    touches the host's disk, and the copy ends with the sandbox."""
 
     layout: Layout
     workdir: Path
-    copy_root: Path = field(default_factory=lambda: Path(
-        tempfile.mkdtemp(prefix="curia-sandbox-")))
     cap: ProcessCap | None = None
 
     def __post_init__(self) -> None:
         self.workdir = self.workdir.resolve()
-        self.copy = self.copy_root / "folder"
-        shutil.copytree(self.workdir, self.copy, symlinks=True,
-                        ignore=self._ignore, dirs_exist_ok=False)
-
-    def _ignore(self, folder: str, names: list[str]) -> list[str]:
-        """What of the bot's folder is not copied: any hidden path within it."""
-        base = Path(folder).resolve()
-        return [name for name in names if base / name in self.layout.hidden]
 
     def command(self, words: Sequence[str], limits: Limits, *,
                 setenv: Mapping[str, str] | None,
@@ -372,32 +421,57 @@ class Sandbox:
         `setenv`: the bot's whole environment, on the command line (so no secret); None:
         the environment bwrap is started with (the caller gives a clean one, with the seat
         token). `service_socket`: the ServiceDoor's socket, for a gRPC bot."""
-        program_top = program_tree(words[0], self.layout.trees)
-        trees = [*self.layout.trees, *([program_top] if program_top else [])]
-        args = [tool("bwrap"), "--unshare-all", "--die-with-parent", "--new-session",
-                "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-                "--hostname", "curia-bot", *system_arguments(),
-                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-        for tree in trees:  # after /tmp: a tree may lie in it (a clone in /tmp)
-            args += ["--ro-bind", str(tree), str(tree)]
-        args += ["--bind", str(self.copy), str(self.workdir)]
-        for path in self.layout.masks(trees, self.workdir):
-            args += mask_arguments(path)
+        args = [*base_arguments(self.layout, limits.disk_mb),
+                "--ro-bind", str(self.workdir), SOURCE]
+        args += [word for path in self.layout.masks(self.layout.trees, self.workdir)
+                 for word in mask_arguments(path, self.workdir)]
+        args += [*size_arguments(limits.disk_mb), "--tmpfs", str(self.workdir)]
         if service_socket is not None:
             args += ["--ro-bind", str(service_socket), SERVICE_SOCKET]
-        args += ["--chdir", str(self.workdir)]
-        if setenv is not None:
-            args.append("--clearenv")
-            for name, value in setenv.items():
-                args += ["--setenv", name, value]
+        args += ["--chdir", str(self.workdir), *environment_arguments(setenv)]
         if self.cap is None:
             self.cap = ProcessCap(limits.processes)
-        return [*self.cap.prefix(), *args, "--", *limit_prefix(limits), *words]
+        return [*self.cap.prefix(), *args, "--", *COPY_IN, *limit_prefix(limits), *words]
 
     def close(self) -> None:
         if self.cap is not None:
             self.cap.close()
-        shutil.rmtree(self.copy_root, ignore_errors=True)
+
+
+#: Where a sandbox sees the original of the bot's folder (read-only) while copying it.
+SOURCE = "/run/curia/source"
+#: The exit status of a sandbox whose copy of the bot's folder failed (it did not fit in
+#: disk_mb): the bot never started.
+COPY_FAILED = 97
+#: The sandbox's first command: copy the bot's folder in, then run the rest.
+COPY_IN = ["/bin/sh", "-c", f'cp -a {SOURCE}/. . || exit {COPY_FAILED}; exec "$@"', "sh"]
+
+
+def base_arguments(layout: Layout, disk_mb: int) -> list[str]:
+    """bwrap's arguments every sandbox starts with: namespaces, the read-only system and
+    trees, a private /tmp of `disk_mb`."""
+    args = [tool("bwrap"), "--unshare-all", "--die-with-parent", "--new-session",
+            "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+            "--hostname", "curia-bot", *system_arguments(),
+            "--proc", "/proc", "--dev", "/dev", *size_arguments(disk_mb), "--tmpfs", "/tmp"]
+    for tree in layout.trees:  # after /tmp: a tree may lie in it (a clone in /tmp)
+        args += ["--ro-bind", str(tree), str(tree)]
+    return args
+
+
+def size_arguments(disk_mb: int) -> list[str]:
+    """bwrap's size of the next tmpfs (none: 0)."""
+    return ["--size", str(disk_mb * MIB)] if disk_mb else []
+
+
+def environment_arguments(setenv: Mapping[str, str] | None) -> list[str]:
+    """bwrap's arguments that set the whole environment (None: keep bwrap's own)."""
+    if setenv is None:
+        return []
+    args = ["--clearenv"]
+    for name, value in setenv.items():
+        args += ["--setenv", name, value]
+    return args
 
 
 def limit_prefix(limits: Limits) -> list[str]:
@@ -414,8 +488,7 @@ def environment(python: str, extra: Mapping[str, str]) -> dict[str, str]:
     """A sandboxed bot's whole environment: PATH (the Python that runs Curia first), HOME
     and TMPDIR in its private /tmp, a UTF-8 locale, the host's game plugins, and `extra`
     (the launch variables)."""
-    path = os.pathsep.join(dict.fromkeys([str(Path(python).parent), "/usr/local/bin",
-                                          "/usr/bin", "/bin"]))
+    path = os.pathsep.join(sandbox_path(python))
     return {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
             **plugin_environment(os.environ), **extra}
 

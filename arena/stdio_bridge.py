@@ -86,7 +86,7 @@ STDERR_TAIL = 8192
 #: looks for it).
 NOT_EXITED = "the bot did not exit"
 #: A bot without limits (the bridge's default).
-NO_LIMITS = Limits(0, 0)
+NO_LIMITS = Limits(0, 0, disk_mb=0)
 #: The environment a bot does not get.
 SECRET_ENV = ("CURIA_SEAT_TOKEN", *OPERATOR_ONLY_ENV)
 #: The reasons (CallStatus.reason) of a refusal about the answer itself, and of one that
@@ -640,6 +640,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="the bot's address-space limit, MiB (default 0: none)")
     parser.add_argument("--cpu-seconds", type=int, default=0,
                         help="the bot's CPU-time limit, seconds (default 0: none)")
+    parser.add_argument("--disk-mb", type=int, default=0,
+                        help="what the bot's sandbox may hold in files, MiB (its sandbox "
+                             "sets it; named here to tell a full disk from a crash)")
     parser.add_argument("--sandboxed", action="store_true",
                         help="the command runs the bot in its sandbox (arena.sandbox), "
                              "which sets its limits itself")
@@ -663,7 +666,8 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _terminate)
     try:
         return Bridge(args.server, args.game_id, args.seat, args.token, args.command,
-                      args.grace, Limits(args.memory_mb, args.cpu_seconds),
+                      args.grace, Limits(args.memory_mb, args.cpu_seconds,
+                             disk_mb=args.disk_mb),
                       args.sandboxed).run()
     except PlayError as error:
         log.error("giving up: %s", error)

@@ -90,6 +90,9 @@ def add_arena(subparsers: Any) -> None:
     check.add_argument("--server", metavar="HOST:PORT",
                        help="play on this service (default: start an embedded one)")
     check.add_argument("--logs", help="keep the bot's logs in this folder")
+    check.add_argument("--build-network", action="store_true",
+                       help="let the bot's build reach the network (as a tournament's "
+                            "build_network = true); off by default")
     check.set_defaults(run=run_check, parser=check)
     report = commands.add_parser("report", help="print and export the report of a folder")
     report.add_argument("folder", help="a tournament's output folder")
@@ -167,7 +170,7 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
     print(status.line(), file=out, flush=True)
     if status.left:
         try:
-            check_bots(config.bots, out)
+            check_bots(config.bots, out, tournament.sandbox_plan())
         except ConfigError:
             if first_run:
                 shutil.rmtree(output, ignore_errors=True)
@@ -229,7 +232,7 @@ def seat_workers(count: int | None, tournament: Tournament, redis_url: str | Non
         tournament.seat_queue = queue
         workers = [start_worker(redis_url, tournament.server,
                                 tournament.output / "worker-logs" / f"w{i}", slots,
-                                config.sandbox) for i in range(count)]
+                                config.sandbox, config.build_network) for i in range(count)]
         print(f"workers: {count} here ({slots} seats each)" if count else
               f"workers: seats queued in run {queue.run} for the workers on "
               f"{redact_url(redis_url)}", file=out, flush=True)
@@ -316,11 +319,16 @@ def remove_redis_data(output: Path, out: TextIO) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     """`curia arena check`: exit code 0 only if every check passes."""
-    from arena.check import check_bot
+    from arena.check import check_bot, load_manifest, show
 
     if args.startup_ms < 1:
         args.parser.error("--startup-ms must be at least 1")
     out = sys.stdout
+    bot, line = load_manifest(Path(args.bot))
+    if bot is None:  # refused as the arena refuses it (exit code 2)
+        show(line, out)
+        print(f"\nFAIL: {args.bot}", file=out)
+        return 2
 
     @contextlib.contextmanager
     def serve() -> Iterator[str]:
@@ -332,7 +340,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     passed = check_bot(Path(args.bot), out, serve, game=args.game,
                        decision_ms=args.decision_ms, startup_ms=args.startup_ms,
-                       logs=Path(args.logs) if args.logs else None)
+                       logs=Path(args.logs) if args.logs else None,
+                       build_network=args.build_network)
     print(f"\n{'PASS' if passed else 'FAIL'}: {args.bot}", file=out)
     return 0 if passed else 1
 

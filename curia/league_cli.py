@@ -28,7 +28,7 @@ from prometheus_client import start_http_server
 from redis import Redis
 
 import bots
-from arena.config import BotManifest
+from arena.config import BotManifest, ConfigError
 from arena.sandbox import unavailable_reason
 from curia.credentials import (
     REDIS_URL_ENV,
@@ -118,6 +118,9 @@ def add_league(subparsers: Any) -> None:
     worker.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
                         help="run each bot in its sandbox: where the host can (auto, the "
                              "default), or refuse to start without (required)")
+    worker.add_argument("--build-network", action="store_true",
+                        help="let hosted bots' builds (run in their sandbox) reach the "
+                             "network, through slirp4netns: not this host's loopback")
     demo = actions.add_parser(
         "demo", help="a whole league on this machine, the shipped bots as remote processes",
         description="Start an embedded Redis and service with a league, register the "
@@ -202,6 +205,12 @@ def _run_create(args: argparse.Namespace, leagues: Leagues) -> int:
 
 
 def _run_add_bot(args: argparse.Namespace, leagues: Leagues) -> int:
+    if args.manifest:  # refused as the arena refuses it: one line, exit code 2
+        try:
+            BotManifest.load(args.manifest)
+        except ConfigError as error:
+            print(f"curia league add-bot: {error}", file=sys.stderr)
+            return 2
     key = leagues.add_bot(args.league, args.bot, args.owner, args.manifest)
     _print_key(args.league, args.bot, key)
     return 0
@@ -306,7 +315,7 @@ def _run_worker(args: argparse.Namespace, leagues: Leagues) -> int:
         start_http_server(args.metrics_port)
     with CuriaClient(args.server) as client:
         worker = Worker(leagues.redis, client, args.server, args.slots, Path(args.logs),
-                        sandbox=args.sandbox)
+                        sandbox=args.sandbox, build_network=args.build_network)
         print(f"league worker {worker.name} on {args.server}, {args.slots} slots: "
               f"Ctrl-C to stop", flush=True)
         stop = threading.Event()
@@ -435,14 +444,16 @@ def shipped_manifests() -> dict[str, Path]:
 
 
 def start_worker(redis_url: str, target: str, logs: Path, slots: int = 4,
-                 sandbox: str = "auto") -> subprocess.Popen[bytes]:
+                 sandbox: str = "auto", build_network: bool = False
+                 ) -> subprocess.Popen[bytes]:
     """A `curia league worker` process on this machine, in a session of its own (a
     terminal's Ctrl-C is for its parent, which stops it in order); the Redis URL in its
     environment (CURIA_REDIS_URL), never on its command line, and no operator
     credential."""
     return subprocess.Popen(
         [sys.executable, "-m", "curia", "league", "worker", "--server", target,
-         "--slots", str(slots), "--logs", str(logs), "--sandbox", sandbox],
+         "--slots", str(slots), "--logs", str(logs), "--sandbox", sandbox,
+         *(["--build-network"] if build_network else [])],
         env=child_environment(redis_url),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 

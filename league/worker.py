@@ -87,16 +87,16 @@ class BotBuilds:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-build")
         self.builds: dict[tuple[str, tuple[str, ...]], tuple[Future[None], float]] = {}
 
-    def built(self, manifest: BotManifest) -> bool:
-        """Whether the bot is built (starting its build if it is not); ConfigError, with
-        the build's output, if its build failed."""
+    def built(self, manifest: BotManifest, plan: SandboxPlan) -> bool:
+        """Whether the bot is built (starting its build, in its sandbox where `plan` has
+        one, if it is not); ConfigError, with the build's output, if its build failed."""
         if not manifest.build:
             return True
         key = (str(manifest.workdir), manifest.build)
         future, started = self.builds.get(key, (None, 0.0))
         if future is None or (future.done() and future.exception() is not None
                               and time.monotonic() - started >= REBUILD_AFTER_S):
-            future = self.pool.submit(build_bots, [manifest], io.StringIO())
+            future = self.pool.submit(build_bots, [manifest], io.StringIO(), plan)
             self.builds[key] = (future, time.monotonic())
         if not future.done():
             return False
@@ -131,6 +131,8 @@ class Worker:
     logs: Path
     name: str = field(default_factory=lambda: f"worker-{secrets.token_hex(4)}")
     sandbox: str = "auto"
+    #: whether hosted bots' builds may reach the network (--build-network)
+    build_network: bool = False
     takeover_ms: int = TAKEOVER_MS
     running: dict[str, Running] = field(default_factory=dict)
     #: jobs taken whose bot is being built
@@ -202,20 +204,26 @@ class Worker:
             return
         try:
             manifest = BotManifest.load(job.manifest)
-            if not self.builds.built(manifest):
+            plan = self._plan(job, manifest)
+            if not self.builds.built(manifest, plan):
                 self.building[job.entry] = job  # looked at again at the next round
                 return
         except ConfigError as error:
             self._cannot_start(job, error)
             return
-        self._launch(job, manifest)
+        self._launch(job, manifest, plan)
 
-    def _launch(self, job: Job, manifest: BotManifest) -> None:
+    def _plan(self, job: Job, manifest: BotManifest) -> SandboxPlan:
+        """The sandbox of a job's bot (and of its build): this worker's logs and what the
+        job names (a tournament's run folder and deal key) hidden."""
+        hidden = [self.logs, *(Path(path) for path in job.hide)]
+        return SandboxPlan.make(self.sandbox, [manifest], hidden,
+                                build_network=self.build_network)
+
+    def _launch(self, job: Job, manifest: BotManifest, plan: SandboxPlan) -> None:
         closing = contextlib.ExitStack()
         try:
-            hidden = [self.logs, *(Path(path) for path in job.hide)]
-            layout = SandboxPlan.make(self.sandbox, [manifest], hidden).layout_for(
-                manifest.name)
+            layout = plan.layout_for(manifest.name)
             door = closing.enter_context(door_for(layout, manifest.protocol, self.server))
             bot = BotProcess.start(
                 manifest, server=self.server, game_id=job.game_id, seat=job.seat,

@@ -28,8 +28,9 @@ ADMIN_METADATA_KEY = "authorization"
 #: Environment variables of a client's security settings (see the module docstring).
 TLS_CA_ENV, TLS_CERT_ENV, TLS_KEY_ENV = "CURIA_TLS_CA", "CURIA_TLS_CERT", "CURIA_TLS_KEY"
 TLS_SERVER_NAME_ENV, ADMIN_TOKEN_FILE_ENV = "CURIA_TLS_SERVER_NAME", "CURIA_ADMIN_TOKEN_FILE"
-#: Variables a bot process must never inherit: the operator credential is the host's.
-OPERATOR_ONLY_ENV = (ADMIN_TOKEN_FILE_ENV,)
+#: Variables a bot process must never inherit: the operator credential and the Redis URL
+#: (with its password) are the host's.
+OPERATOR_ONLY_ENV = (ADMIN_TOKEN_FILE_ENV, "CURIA_REDIS_URL")
 #: The heartbeat of a stream: an HTTP/2 ping every 5 s, even while no data flows; a ping
 #: unanswered for 5 s breaks the connection (so a WatchGame on a hung or stopped server
 #: fails within about 10 s, and the resumable watch moves on).

@@ -12,6 +12,7 @@ import hmac
 import importlib.util
 import io
 import json
+import shutil
 import subprocess
 import sys
 import threading
@@ -347,14 +348,15 @@ def test_a_probe_bot_never_learns_its_deal(tmp_path: Path, server: str, game: st
     unsandboxed (its manifest says so): it reads the run folder and the site."""
     port = free_port()
     site = f"http://127.0.0.1:{port}/"
-    (tmp_path / "probe.toml").write_text(
+    shutil.copytree(PROBE, tmp_path / "probe")  # a manifest's paths stay in its folder
+    (tmp_path / "probe" / "probe.toml").write_text(
         'name = "bad-probe"\nlanguage = "python"\nprotocol = "grpc"\nsandbox = false\n'
-        f'workdir = "{PROBE}"\ncommand = ["{{python}}", "bot.py", "--bots", '
+        'workdir = "."\ncommand = ["{python}", "bot.py", "--bots", '
         f'"bad-probe,random", "--tournament-seed", "7", "--site", "{site}"]\n')
     config = tmp_path / "t.toml"
     config.write_text(f'[tournament]\nname = "probe"\ngame = "{game}"\nseats = 2\nseed = 7\n'
                       f'concurrency = 1\noutput = "out"\n{head}\n[time]\ndecision_ms = 10000\n'
-                      f'[[bots]]\nmanifest = "{tmp_path / "probe.toml"}"\n'
+                      f'[[bots]]\nmanifest = "{tmp_path / "probe" / "probe.toml"}"\n'
                       f'[[bots]]\nmanifest = "{BOTS / "random_bot" / "bot.toml"}"\n')
     out = tmp_path / "out"
     observer = Observer(out, site)

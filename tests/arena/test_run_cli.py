@@ -4,6 +4,7 @@ complete tournament plays nothing and keeps no Redis data."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -69,10 +70,10 @@ def test_a_config_error_is_one_message_without_the_usage_block(tmp_path: Path) -
 
 def test_resume_says_how_far_it_is_and_a_complete_run_plays_nothing(tmp_path: Path,
                                                                      server: str) -> None:
-    manifests = [BOTS / "random_bot" / "bot.toml",
-                 bot(tmp_path, "stdio", f'protocol = "stdio"\ncommand = ["{{python}}", '
-                                        f'"{BOTS / "python_stdio" / "bot.py"}"]\n'
-                                        f'build = ["true"]')]
+    stdio = bot(tmp_path, "stdio", 'protocol = "stdio"\ncommand = ["{python}", "bot.py"]\n'
+                                   'build = ["true"]')
+    shutil.copy(BOTS / "python_stdio" / "bot.py", stdio.parent)  # its paths stay inside
+    manifests = [BOTS / "random_bot" / "bot.toml", stdio]
     config = tournament(tmp_path, manifests, 'seats = 2\nvariant = "revised"\n'
                                              "[options]\ntarget_decurions = 4")
     out = tmp_path / "out"

@@ -178,20 +178,27 @@ def test_hidden_paths_are_masked_inside_trees_but_never_above_the_bots_folder(
     assert layout.masks([tree], own) == [other]
 
 
+@needs_bwrap
 def test_a_run_folder_inside_the_bots_folder_is_not_copied_into_its_sandbox(
         tmp_path: Path) -> None:
-    from arena.sandbox import Sandbox
+    """The sandbox's copy of the bot's folder has the bot's files, not a hidden run
+    folder inside it; the copy is the sandbox's own (written there, gone with it)."""
+    from arena.limits import Limits
+    from arena.sandbox import Sandbox, environment
 
     (tmp_path / "bot.py").write_text("pass")
     (tmp_path / "runs" / "t").mkdir(parents=True)
     (tmp_path / "runs" / "t" / "results.jsonl").write_text("{}")
     box = Sandbox(Layout(trees=(), hidden=(tmp_path / "runs" / "t",)), tmp_path)
+    script = "ls bot.py; ls runs/t | wc -l; touch mine.txt && echo wrote"
     try:
-        assert (box.copy / "bot.py").exists()
-        assert not (box.copy / "runs" / "t").exists()
+        command = box.command(["/bin/sh", "-c", script], Limits(),
+                              setenv=environment(sys.executable, {}))
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
     finally:
         box.close()
-    assert not box.copy_root.exists()
+    assert done.stdout.split() == ["bot.py", "0", "wrote"], done.stderr
+    assert not (tmp_path / "mine.txt").exists()
 
 
 def test_tournament_plan_hides_the_run_folder_and_entrants_but_not_shipped_code(

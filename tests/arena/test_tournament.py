@@ -44,6 +44,7 @@ def test_shipped_bots_of_every_language_play_a_tournament_end_to_end(
     bots = [shipped(n) for n in
             ("greedy_bot", "random_bot", "node_grpc", "perl_stdio", "python_stdio")]
     config = tournament_file(tmp_path, bots, "seats = 5\nseed = 3\nconcurrency = 2\n"
+                                             "build_network = true\n"  # npm install
                                              "[options]\ntarget_decurions = 4",
                              "decision_ms = 10000")
     done = subprocess.run([sys.executable, "-m", "curia", "arena", "run", str(config),
