@@ -5,7 +5,7 @@ It reads the bot's manifest, runs the arena's preflight and the bot's build, the
 each game the bot claims to play (the manifest's `games`, or every game), plays a few
 games through a real server against random bots (threads of this process): one per
 variant at its fewest seats, and a long one, the full game at the default variant's most
-seats. The bot is started exactly as the arena starts it (`arena.runner.BotProcess`:
+seats. The bot is started exactly as the arena starts it (`arena.launcher.Launcher`:
 command, arguments, environment, limits, stdio bridge), under tournament rules (a
 timeout or an illegal decision forfeits the seat; no clock runs before the bot has made
 contact with its game). Each check then gets a PASS or FAIL line, and a failure shows the
@@ -28,20 +28,16 @@ from pathlib import Path
 from typing import TextIO
 
 import games
-from arena.builds import build_bots
 from arena.config import BotManifest, ConfigError
+from arena.launcher import BotProcess, BotStartError, Launcher
 from arena.runner import (
     ARENA_RETRIES,
-    BotProcess,
-    BotStartError,
     GameVoid,
     Startup,
     end_void_game,
     follow_game,
-    preflight,
     resign,
 )
-from arena.sandbox import SandboxPlan, door_for
 from arena.stdio_bridge import NOT_EXITED
 from bots import make_bot
 from bots.grpc_player import play_seat
@@ -154,15 +150,14 @@ def play_check_game(server: str, bot: BotManifest, plan: CheckGame, folder: Path
                                      decision_ms=decision_ms, on_timeout="forfeit",
                                      forfeit_on_illegal=True, wait_for_players=True)
         tokens = {cred.seat: cred.token for cred in created.seats}
-        layout = SandboxPlan.make("auto", [bot], hidden=[folder]).layout_for(bot.name)
+        launcher = Launcher.make("auto", [bot], hidden=[folder])
         with random_opponents(server, created.game_id, tokens, plan, seed), \
-                door_for(layout, bot.protocol, server) as door:
+                launcher.serving(server):
             log = folder / f"{plan.game}-{plan.variant}-{plan.seats}-seat{plan.seat}.log"
             try:
-                process = BotProcess.start(bot, server=server, game_id=created.game_id,
-                                           seat=plan.seat, token=tokens[plan.seat],
-                                           seed=derive_seed(seed, "bot"), log_path=log,
-                                           layout=layout, door=door)
+                process = launcher.start(bot, server=server, game_id=created.game_id,
+                                         seat=plan.seat, token=tokens[plan.seat],
+                                         seed=derive_seed(seed, "bot"), log_path=log)
             except BotStartError as error:
                 resign(client, created.game_id, tokens[plan.seat], "did not start")
                 return Played(plan, f"did not start: {error}", 0, 0, None, "")
@@ -313,13 +308,7 @@ def build(bot: BotManifest, out: TextIO, build_network: bool = False) -> CheckLi
     """The arena's preflight and the bot's build, in its sandbox where the host has one
     (as a tournament's "auto")."""
     try:
-        plan = SandboxPlan.make("auto", [bot], build_network=build_network)
-        for built in (False, True):
-            problems = preflight(bot, built=built, layout=plan.layout_for(bot.name))
-            if problems:
-                raise ConfigError("; ".join(problems))
-            if not built:
-                build_bots([bot], out, plan)
+        Launcher.make("auto", [bot], build_network=build_network).prepare(out)
     except ConfigError as error:
         return CheckLine("build", False, str(error))
     step = f"built with {' '.join(bot.build)}" if bot.build else "no build step"

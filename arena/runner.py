@@ -18,10 +18,6 @@ import dataclasses
 import json
 import math
 import os
-import shutil
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -29,32 +25,19 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import Any, Protocol
 
 import grpc
 
-from arena.botlog import BotLog
-from arena.builds import build_bots
-from arena.config import BotManifest, ConfigError, TournamentConfig, shown
-from arena.contain import Containment
+from arena.config import BotManifest, ConfigError, TournamentConfig
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
-from arena.limits import ended_with_parent, exceeded
+from arena.launcher import Launcher
 from arena.ratings import GameOutcome
-from arena.sandbox import (
-    SERVICE_SOCKET,
-    Layout,
-    Sandbox,
-    SandboxPlan,
-    environment,
-    program_problem,
-    service_door,
-)
-from arena.sandbox import exit_code as sandbox_exit_code
+from arena.sandbox import SandboxPlan
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
 from arena.seat_jobs import QueuedSeat, SeatQueue
 from arena.sprt import SprtTest, deal_games
 from curia.v1 import game_service_pb2 as pb
-from service.channels import OPERATOR_ONLY_ENV
 from service.client import CuriaClient
 from service.codec import MAX_NOTATION
 from service.message_json import message_json
@@ -83,10 +66,6 @@ class Stopped(Exception):
     discarded and played again on resume."""
 
 
-class BotStartError(ConfigError):
-    """A bot whose process could not be started at all."""
-
-
 class GameVoid(Exception):
     """A game that never got going through the host's fault, not a bot's: a bot process
     still alive but not in contact with its game `startup_ms` after its launch, the
@@ -99,21 +78,9 @@ LOST_GAME = ("the service lost the game (its store rolled back to before the gam
              "created)")
 
 
-def bot_environment() -> dict[str, str]:
-    """The arena's environment less what only the host may hold (the operator credential):
-    what a bot process starts with."""
-    return {k: v for k, v in os.environ.items() if k not in OPERATOR_ONLY_ENV}
-
-
-def launch_arguments(launch: Mapping[str, str]) -> list[str]:
-    """The launch protocol's arguments (docs/bots.md) from its variables."""
-    return ["--server", launch["CURIA_SERVER"], "--game-id", launch["CURIA_GAME_ID"],
-            "--seat", launch["CURIA_SEAT"]]
-
-
 class SeatBot(Protocol):
-    """A seat's bot as a game sees it: a local process (`BotProcess`) or a seat queued for
-    a worker (`arena.seat_jobs.QueuedSeat`)."""
+    """A seat's bot as a game sees it: a local process (`arena.launcher.BotProcess`) or
+    a seat queued for a worker (`arena.seat_jobs.QueuedSeat`)."""
 
     manifest: BotManifest
     log_path: Path
@@ -129,191 +96,6 @@ class SeatBot(Protocol):
     def stop(self, grace: float = 2.0) -> None: ...
 
     def collect_log(self) -> None: ...
-
-
-@dataclass(eq=False)  # one per process: kept in sets by identity
-class BotProcess:
-    """One bot playing one seat of one game: in its sandbox when given a `Layout`
-    (arena.sandbox), which sets its limits inside and ends its process tree with it;
-    otherwise under a shepherd, in a cgroup of its own where the host allows
-    (`contained`: arena.contain), which sets its limits (a stdio bot's bridge sets them on
-    the bot it starts) and ends every process it started. Its stdout and stderr go to
-    its log, capped (arena.botlog)."""
-
-    manifest: BotManifest
-    process: subprocess.Popen[bytes]
-    log: BotLog
-    log_path: Path
-    sandbox: Sandbox | None = None
-    contained: Containment | None = None
-
-    @classmethod
-    def start(cls, manifest: BotManifest, *, server: str, game_id: str, seat: int,
-              token: str, seed: int, log_path: Path, layout: Layout | None = None,
-              door: Path | None = None) -> BotProcess:
-        """Start the bot; `layout`: in a sandbox, `door`: the ServiceDoor's socket that a
-        sandboxed gRPC bot reaches the service by."""
-        launch = {"CURIA_SERVER": server, "CURIA_GAME_ID": game_id, "CURIA_SEAT": str(seat),
-                  "CURIA_BOT_SEED": str(seed)}
-        box = Sandbox(layout, manifest.workdir) if layout is not None else None
-        contained = None
-        if box is None:
-            command = manifest.launch_command(sys.executable, launch_arguments(launch))
-            env = {**bot_environment(), **launch, "CURIA_SEAT_TOKEN": token}
-            contained = Containment.make()
-            argv = contained.command(command, cwd=manifest.workdir, path=env.get("PATH"),
-                                     limits=manifest.limits if manifest.protocol == "grpc"
-                                     else None)  # a bridge sets its bot's
-        else:
-            command, env = sandboxed_launch(box, manifest, launch, token, door)
-            argv = ended_with_parent(command, manifest.workdir, env.get("PATH"))
-        log = BotLog(log_path)
-        try:
-            process = subprocess.Popen(argv, cwd=manifest.workdir, env=env,
-                                       stdin=subprocess.DEVNULL, stdout=log.fd, stderr=log.fd,
-                                       start_new_session=True)
-        except OSError as error:
-            log.close()
-            if contained is not None:
-                contained.close()
-            if box is not None:
-                box.close()
-            raise BotStartError(f"bot {manifest.name!r}: cannot start {' '.join(command)!r} "
-                                f"in {manifest.workdir}: {error.strerror or error}") from None
-        log.started()
-        return cls(manifest, process, log, log_path, box, contained)
-
-    def exit_code(self) -> int | None:
-        return self.process.poll()
-
-    def ended_reason(self) -> str:
-        """Why a bot that exited before the end did: a limit it exceeded, or a crash."""
-        code = self.process.returncode
-        if self.sandbox is not None:
-            code = sandbox_exit_code(code)
-        self.log.drain(timeout=2.0)  # its last words
-        cause = exceeded(code, self.log_tail(), self.manifest.limits) or "crashed"
-        how = f"killed by signal {-code}" if code is not None and code < 0 else \
-            f"exited with code {code}"
-        return f"{cause}: {how} before the end"
-
-    def log_tail(self, size: int = 8192) -> str:
-        """The end of what the bot wrote (stderr and, for a gRPC bot, stdout) so far."""
-        return self.log.tail(size)
-
-    def collect_log(self) -> None:
-        """Nothing to collect: the log is written as the bot runs."""
-
-    def note(self, text: str) -> None:
-        """A line of the arena's own in the bot's log."""
-        self.log.write(f"arena: {text}\n")
-
-    def terminate(self) -> None:
-        """SIGTERM to the bot (`stop` finishes the job): to its shepherd, which passes it
-        on, or to its sandbox's process group."""
-        if self.contained is not None:
-            self.contained.terminate(self.process)
-            return
-        with contextlib.suppress(ProcessLookupError):
-            if self.process.poll() is None:
-                os.killpg(self.process.pid, signal.SIGTERM)
-
-    def stop(self, grace: float = 2.0) -> None:
-        """SIGTERM, then after `grace` seconds: unsandboxed, its shepherd's sweep of every
-        process the bot started (`Containment.end`); sandboxed, SIGKILL to its process
-        group. Then its log is finished."""
-        if self.contained is not None:
-            self.contained.end(self.process, grace)
-        else:
-            self._stop_group(grace)
-        self.log.close()
-        if self.sandbox is not None:
-            self.sandbox.close()
-
-    def _stop_group(self, grace: float) -> None:
-        """SIGTERM to its process group, then SIGKILL after `grace` seconds."""
-        for sig, wait_s in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
-            if self.process.poll() is not None:
-                break
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, sig)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=wait_s)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)  # stray children of the bot
-
-
-def sandboxed_launch(box: Sandbox, manifest: BotManifest, launch: Mapping[str, str],
-                     token: str, door: Path | None) -> tuple[list[str], dict[str, str]]:
-    """The command and environment that start a bot in `box`. A stdio bot's bridge runs
-    outside (it holds the seat token) and starts the sandbox, whose environment is the
-    launch variables but the server; a gRPC bot runs inside with the seat token in its
-    environment (never on a command line) and reaches the service by `door`."""
-    python = sys.executable
-    if manifest.protocol == "stdio":
-        inside = {k: v for k, v in launch.items() if k != "CURIA_SERVER"}
-        command = manifest.launch_command(python, launch_arguments(launch), lambda words: (
-            box.command(words, manifest.limits, setenv=environment(python, inside))))
-        return command, {**bot_environment(), **launch, "CURIA_SEAT_TOKEN": token}
-    inside = {**launch, "CURIA_SERVER": f"unix:{SERVICE_SOCKET}"}
-    command = manifest.launch_command(python, launch_arguments(inside), lambda words: (
-        box.command(words, manifest.limits, setenv=None, service_socket=door)))
-    return command, environment(python, {**inside, "CURIA_SEAT_TOKEN": token})
-
-
-def command_problem(words: tuple[str, ...], workdir: Path,
-                    layout: Layout | None = None) -> str | None:
-    """Why a command cannot be run from `workdir`, or None: its program is missing (in a
-    sandbox of `layout`: not on the sandbox's PATH), or (`{python} script.py`) its
-    script."""
-    if words[0] == "{python}":
-        script = words[1] if len(words) > 1 else "-"
-        missing = not script.startswith("-") and not (workdir / script).is_file()
-        return f"the script {script!r} does not exist in {workdir}" if missing else None
-    if layout is not None and (problem := program_problem(words[0], layout,
-                                                          sys.executable)):
-        return problem
-    return executable_problem(words[0], workdir)
-
-
-def executable_problem(word: str, workdir: Path) -> str | None:
-    """Why a program (a command's first word) cannot be run from `workdir`, or None."""
-    if os.sep in word:
-        path = workdir / word
-        if not path.is_file():
-            return f"{word!r} does not exist in {workdir}"
-        return None if os.access(path, os.X_OK) else f"{word!r} is not executable"
-    return None if shutil.which(word) else f"{word!r} is not on PATH"
-
-
-def preflight(manifest: BotManifest, *, built: bool,
-              layout: Layout | None = None) -> list[str]:
-    """What keeps a bot from being built (`built` False) or started (True): a missing
-    workdir, a build or bot command that does not exist (in its sandbox: `layout`, whose
-    PATH is the system's, not the host's). Each names the bot."""
-    where = f"bot {manifest.name!r} ({shown(manifest.path)})"
-    if not manifest.workdir.is_dir():
-        return [f"{where}: workdir {shown(manifest.workdir)} does not exist"]
-    commands = [("command", manifest.command)] if built else \
-        [("build", manifest.build)] if manifest.build else []
-    return [f"{where}: {what} {list(words)}: {problem}" for what, words in commands
-            if (problem := command_problem(words, manifest.workdir, layout))]
-
-
-def check_bots(manifests: Iterable[BotManifest], out: IO[str],
-               plan: SandboxPlan | None = None) -> None:
-    """The preflight of a tournament: every workdir and build command, the builds (in
-    their sandboxes where `plan` has them), then every bot command; ConfigError naming
-    each bot and its problem."""
-    manifests = list(manifests)
-    for built in (False, True):
-        problems = [p for manifest in manifests for p in preflight(
-            manifest, built=built,
-            layout=plan.layout_for(manifest.name) if plan is not None else None)]
-        if problems:
-            raise ConfigError("\n".join(problems))
-        if not built:
-            build_bots(manifests, out, plan)
 
 
 @dataclass(frozen=True)
@@ -383,31 +165,24 @@ class Tournament:
         self._deals: Deals | None = None
         self._groups: dict[int, tuple[int, ...]] | None = None
         self._sprt: SprtTest | None = None  # the SPRT over self._outcomes, incremental
-        self._sandbox_plan: SandboxPlan | None = None
-        self._door: Path | None = None
+        self._launcher: Launcher | None = None
         #: with workers (`curia arena run --workers`): the run's job stream, where each
         #: seat is queued instead of started here
         self.seat_queue: SeatQueue | None = None
 
-    def sandbox_plan(self) -> SandboxPlan:
-        """Which bots run sandboxed (arena.sandbox); SandboxUnavailable, a ConfigError,
-        for a tournament that requires sandboxes on a host that cannot make them."""
-        if self._sandbox_plan is None:
-            self._sandbox_plan = SandboxPlan.make(self.config.sandbox, self.config.bots,
-                                                  hidden=[self.output, self.key_path],
-                                                  build_network=self.config.build_network)
-        return self._sandbox_plan
+    def launcher(self) -> Launcher:
+        """How the bots start (arena.launcher), the run folder and deal key hidden from
+        them; SandboxUnavailable, a ConfigError, for a tournament that requires sandboxes
+        on a host that cannot make them."""
+        if self._launcher is None:
+            c = self.config
+            self._launcher = Launcher.make(c.sandbox, c.bots, [self.output, self.key_path],
+                                           build_network=c.build_network)
+        return self._launcher
 
-    @contextlib.contextmanager
-    def _service_door(self) -> Iterator[None]:
-        """The Unix socket sandboxed gRPC bots reach the service by, while games run."""
-        plan = self.sandbox_plan()
-        if not any(plan.layout_for(bot.name) and bot.protocol == "grpc"
-                   for bot in self.config.bots):
-            yield
-            return
-        with service_door(self.server) as self._door:
-            yield
+    def sandbox_plan(self) -> SandboxPlan:
+        """Which bots run sandboxed (arena.sandbox): the launcher's plan."""
+        return self.launcher().plan
 
     # -- schedule ---------------------------------------------------------------------
     def schedule(self) -> list[ScheduledGame]:
@@ -519,7 +294,8 @@ class Tournament:
         self._load_results()
         self._publish_ready(over=False)
         pending = (g for g in self._games() if g.index not in self._done)
-        with self._service_door(), ThreadPoolExecutor(self.config.concurrency) as pool:
+        with self.launcher().serving(self.server), \
+                ThreadPoolExecutor(self.config.concurrency) as pool:
             for game in pending:
                 while len(self._running) >= self.config.concurrency:
                     self._running = self._collect(self._running)
@@ -688,10 +464,9 @@ class Tournament:
         if self.seat_queue is not None:
             return self.seat_queue.launch(self.manifests[name], game_id=game_id, seat=seat,
                                           token=token, seed=seed, log_path=log)
-        return BotProcess.start(self.manifests[name], server=self.server, game_id=game_id,
-                                seat=seat, token=token,
-                                seed=seed, log_path=log,
-                                layout=self.sandbox_plan().layout_for(name), door=self._door)
+        return self.launcher().start(self.manifests[name], server=self.server,
+                                     game_id=game_id, seat=seat, token=token, seed=seed,
+                                     log_path=log)
 
     def _save_record(self, game: ScheduledGame, record: pb.GameRecord) -> None:
         """Keep the record private; `_publish_deal` publishes it once its deal has ended."""

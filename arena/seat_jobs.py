@@ -142,7 +142,7 @@ class SeatQueue:
         return QueuedSeat(self, manifest, game_id, seat, log_path)
 
 
-@dataclass(eq=False)  # kept in sets by identity, as arena.runner.BotProcess
+@dataclass(eq=False)  # kept in sets by identity, as arena.launcher.BotProcess
 class QueuedSeat:
     """A seat a worker plays: what the tournament knows of its bot."""
 

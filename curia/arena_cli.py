@@ -21,7 +21,7 @@ from redis import Redis
 from arena.config import ConfigError, TournamentConfig
 from arena.deals import PRIVATE, private_folder
 from arena.ratings import GameOutcome, elo_history, in_index_order
-from arena.runner import ResultsFile, Tournament, check_bots, describe
+from arena.runner import ResultsFile, Tournament, describe
 from arena.seat_jobs import SeatQueue
 from curia.credentials import (
     REDIS_URL_ENV,
@@ -170,7 +170,7 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
     print(status.line(), file=out, flush=True)
     if status.left:
         try:
-            check_bots(config.bots, out, tournament.sandbox_plan())
+            tournament.launcher().prepare(out)
         except ConfigError:
             if first_run:
                 shutil.rmtree(output, ignore_errors=True)

@@ -9,7 +9,7 @@ line, which every user of the machine can read (/proc/PID/cmdline, `ps`).
   of `curia arena run` and `curia arena check`, `curia league demo`): a fresh random token
   in a 0600 file in a private (0700) folder. The command's own clients find it through
   `CURIA_ADMIN_TOKEN_FILE` (service/channels.py), which bot processes never get
-  (`OPERATOR_ONLY_ENV`: arena.runner.bot_environment strips it, and a sandbox hides the
+  (`OPERATOR_ONLY_ENV`: arena.launcher.bot_environment strips it, and a sandbox hides the
   file it names); a `curia serve` process gets the file's path (not the token) in
   `--admin-token-file`.
 """

@@ -38,10 +38,9 @@ import grpc
 from prometheus_client import Gauge
 from redis.exceptions import RedisError, ResponseError
 
-from arena.builds import build_bots
 from arena.config import BotManifest, ConfigError
-from arena.runner import BotProcess, resign
-from arena.sandbox import SandboxPlan, door_for
+from arena.launcher import BotProcess, Launcher
+from arena.runner import resign
 from arena.seat_jobs import ARENA_RUNS_KEY, Job, arena_jobs_key, leave_log, queue_job
 from curia.v1 import game_service_pb2 as pb
 from league.registry import Leagues
@@ -87,16 +86,17 @@ class BotBuilds:
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-build")
         self.builds: dict[tuple[str, tuple[str, ...]], tuple[Future[None], float]] = {}
 
-    def built(self, manifest: BotManifest, plan: SandboxPlan) -> bool:
-        """Whether the bot is built (starting its build, in its sandbox where `plan` has
-        one, if it is not); ConfigError, with the build's output, if its build failed."""
+    def built(self, manifest: BotManifest, launcher: Launcher) -> bool:
+        """Whether the bot is built (starting its preflight and build, in its sandbox
+        where `launcher` has one, if it is not); ConfigError, with the build's output, if
+        its build failed."""
         if not manifest.build:
             return True
         key = (str(manifest.workdir), manifest.build)
         future, started = self.builds.get(key, (None, 0.0))
         if future is None or (future.done() and future.exception() is not None
                               and time.monotonic() - started >= REBUILD_AFTER_S):
-            future = self.pool.submit(build_bots, [manifest], io.StringIO(), plan)
+            future = self.pool.submit(launcher.prepare, io.StringIO())
             self.builds[key] = (future, time.monotonic())
         if not future.done():
             return False
@@ -204,32 +204,30 @@ class Worker:
             return
         try:
             manifest = BotManifest.load(job.manifest)
-            plan = self._plan(job, manifest)
-            if not self.builds.built(manifest, plan):
+            launcher = self._launcher(job, manifest)
+            if not self.builds.built(manifest, launcher):
                 self.building[job.entry] = job  # looked at again at the next round
                 return
         except ConfigError as error:
             self._cannot_start(job, error)
             return
-        self._launch(job, manifest, plan)
+        self._launch(job, manifest, launcher)
 
-    def _plan(self, job: Job, manifest: BotManifest) -> SandboxPlan:
-        """The sandbox of a job's bot (and of its build): this worker's logs and what the
-        job names (a tournament's run folder and deal key) hidden."""
+    def _launcher(self, job: Job, manifest: BotManifest) -> Launcher:
+        """How a job's bot (and its build) starts: this worker's logs and what the job
+        names (a tournament's run folder and deal key) hidden from it."""
         hidden = [self.logs, *(Path(path) for path in job.hide)]
-        return SandboxPlan.make(self.sandbox, [manifest], hidden,
-                                build_network=self.build_network)
+        return Launcher.make(self.sandbox, [manifest], hidden,
+                             build_network=self.build_network)
 
-    def _launch(self, job: Job, manifest: BotManifest, plan: SandboxPlan) -> None:
+    def _launch(self, job: Job, manifest: BotManifest, launcher: Launcher) -> None:
         closing = contextlib.ExitStack()
         try:
-            layout = plan.layout_for(manifest.name)
-            door = closing.enter_context(door_for(layout, manifest.protocol, self.server))
-            bot = BotProcess.start(
+            closing.enter_context(launcher.serving(self.server))
+            bot = launcher.start(
                 manifest, server=self.server, game_id=job.game_id, seat=job.seat,
                 token=job.token, seed=job.seed,
-                log_path=self.logs / f"{job.game_id}-seat{job.seat}-{job.bot}.log",
-                layout=layout, door=door)
+                log_path=self.logs / f"{job.game_id}-seat{job.seat}-{job.bot}.log")
         except Exception as error:  # a bot that cannot start forfeits its seat
             closing.close()
             self._cannot_start(job, error)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from arena.config import BotManifest
-from arena.runner import BotProcess
+from arena.launcher import BotProcess
 from arena.stdio_bridge import exit_reason, parse_answer, split_argv
 from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from arena.config import BotManifest, TournamentConfig
+from arena.launcher import BotProcess
 from arena.report import leaderboard, seat_stats
 from arena.runner import (
     ARENA_RETRIES,
     FINISHED,
     VOID_ATTEMPTS,
-    BotProcess,
     GameVoid,
     ResultsFile,
     Startup,

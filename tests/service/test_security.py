@@ -419,7 +419,7 @@ def test_bot_processes_never_inherit_the_operator_credential(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The arena holds the operator credential to create games; its bots (and the stdio
     bridge's bot) must not: they would then be able to create games themselves."""
-    from arena.runner import bot_environment
+    from arena.launcher import bot_environment
     from arena.stdio_bridge import SECRET_ENV
 
     monkeypatch.setenv("CURIA_ADMIN_TOKEN_FILE", "/etc/curia/operator.token")
