@@ -8,6 +8,7 @@ ServiceError before anything is written.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import logging
 import re
@@ -261,8 +262,12 @@ class GameKeeper:
                                     {s: token_hash(t) for s, t in tokens.items()}, deadline,
                                     clock)
         except BaseException:
-            if cap:  # give the reserved place back (a failed create wrote no game)
-                await self.store.forget(game_id)
+            if cap:  # give the reserved place back, unless the create ran and only its
+                # reply was lost; where Redis cannot say, the sweeper drops the entries of a
+                # game that does not exist
+                with contextlib.suppress(Exception):
+                    if not await self.store.exists(game_id):
+                        await self.store.forget(game_id)
             raise
         GAMES_CREATED.labels(request.game).inc()
         log.info("game created", extra={"game_id": game_id, "game": request.game,

@@ -576,6 +576,10 @@ class GameStore:
                 await self.schedule(game_id, look)
         return result
 
+    async def exists(self, game_id: str) -> bool:
+        """Whether the game is stored."""
+        return bool(await self.redis.exists(keys(game_id)[0]))
+
     async def forget(self, game_id: str) -> None:
         """Take a game that is no longer live out of the indexes."""
         async with self.redis.pipeline(transaction=False) as pipe:

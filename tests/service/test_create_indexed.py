@@ -229,3 +229,41 @@ def test_on_a_cluster_a_create_is_indexed_even_if_a_sweeper_dropped_its_entries_
         assert indexed(admin, game_id) == (True, first_look(admin, game_id))
     finally:
         admin.close()
+
+
+def test_a_create_whose_reply_is_lost_keeps_its_place_under_the_live_games_cap(
+        tmp_path: Path) -> None:
+    """The create script ran but its reply was lost (the connection dropped right after):
+    the keeper's clean-up must not take the game, which exists, out of the live-games
+    set (the cap would then count one game too few, and the sweeper never see it)."""
+    from curia.v1 import game_service_pb2 as pb
+    from service.access import AccessPolicy
+
+    with EmbeddedRedis(tmp_path / "redis") as server:
+        admin = redis.Redis.from_url(server.url)
+
+        def drop_reply(command: tuple[Any, ...]) -> bool:
+            if command[0] in ("EVALSHA", "EVAL") and any(
+                    str(word).endswith(":game") for word in command):
+                raise redis.exceptions.ConnectionError("the reply was lost")
+            return False
+
+        async def body() -> str:
+            client = HookedRedis.from_pool(aioredis.ConnectionPool.from_url(server.url))
+            store = GameStore(client)
+            keeper = GameKeeper(store, AccessPolicy(max_live_games=10))
+            client.after = drop_reply
+            try:
+                with pytest.raises(Exception, match="lost|unavailable|away"):
+                    await keeper.create(pb.CreateGameRequest(game="leges", num_seats=2))
+            finally:
+                await store.close()
+            (game_id,) = [key.decode().split("{")[1].split("}")[0]
+                          for key in admin.keys("curia:{*}:game")]
+            return game_id
+
+        try:
+            game_id = asyncio.run(body())
+            assert admin.sismember(ACTIVE, game_id), "a stored game left the live-games set"
+        finally:
+            admin.close()
