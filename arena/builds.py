@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import json
 import os
 import select
 import shutil
@@ -128,7 +127,7 @@ def sandboxed_build(layout: Layout, manifest: BotManifest, network: str,
     limits = build_limits(manifest.limits)
     own = manifest.workdir
     args = base_arguments(layout, limits.disk_mb)
-    if network == "host":
+    if network in ("host", "slirp"):  # slirp: the namespace it runs in (SlirpNetwork)
         args.append("--share-net")
     args += ["--bind", str(own), str(own)]
     args += [word for path in layout.masks(layout.trees, own)
@@ -200,45 +199,30 @@ class Build:
         finally:
             kill_group(process)
             if network is not None:
-                network.kill()
-                network.wait()
+                network.close()
             watcher.join()
         if over.is_set():
             return f": exceeded disk_mb ({self.limits.disk_mb} MB)\n{tail(log)}"
         return "" if code == 0 else f" (exit code {code}):\n{tail(log)}"
 
-    def _start(self, log: IO[bytes]) -> tuple[subprocess.Popen[bytes],
-                                               subprocess.Popen[bytes] | None]:
-        """The build process, and its slirp4netns where it has one."""
+    def _start(self, log: IO[bytes]) -> tuple[subprocess.Popen[bytes], SlirpNetwork | None]:
+        """The build process, and its network where it has one: a network namespace
+        made first (`SlirpNetwork`), given the network by slirp4netns, which the sandbox
+        then shares (bwrap --share-net, run under nsenter)."""
         if not self.slirp:
-            return self._popen(self.command, log, ()), None
-        info_read, info_write = os.pipe()
-        block_read, block_write = os.pipe()
-        at = self.command.index(tool("bwrap")) + 1
-        command = [*self.command[:at], "--info-fd", str(info_write), "--block-fd",
-                   str(block_read), *self.command[at:]]
+            return self._popen(self.command, log), None
+        network = SlirpNetwork.start()
+        at = self.command.index(tool("bwrap"))
         try:
-            process = self._popen(command, log, (info_write, block_read))
-        finally:
-            os.close(info_write)
-            os.close(block_read)
-        try:
-            network = start_slirp(read_child_pid(info_read))
-        except (OSError, ValueError):
-            kill_group(process)
+            return self._popen([*self.command[:at], *network.enter(), *self.command[at:]],
+                               log), network
+        except OSError:
+            network.close()
             raise
-        finally:
-            os.close(info_read)
-            with contextlib.suppress(OSError):  # the build goes on, with its network
-                os.write(block_write, b"1")
-            os.close(block_write)
-        return process, network
 
-    def _popen(self, command: list[str], log: IO[bytes],
-               fds: tuple[int, ...]) -> subprocess.Popen[bytes]:
+    def _popen(self, command: list[str], log: IO[bytes]) -> subprocess.Popen[bytes]:
         return subprocess.Popen(command, cwd=self.folder, stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=log, start_new_session=True,
-                                pass_fds=fds)
+                                stdout=log, stderr=log, start_new_session=True)
 
     def _watch_disk(self, process: subprocess.Popen[bytes], over: threading.Event) -> None:
         """Stop the build once its folder grew by more than disk_mb."""
@@ -261,22 +245,61 @@ def read_within(fd: int, seconds: float = SETUP_SECONDS) -> bytes:
     return os.read(fd, 4096)
 
 
-def read_child_pid(fd: int) -> int:
-    """The sandbox's process id, from bwrap's --info-fd (JSON)."""
-    data = b""
-    while b"}" not in data:
-        chunk = read_within(fd)
-        if not chunk:
-            raise ValueError("bwrap gave no information about its sandbox")
-        data += chunk
-    return int(json.loads(data[:data.index(b"}") + 1])["child-pid"])
+@dataclass
+class SlirpNetwork:
+    """A network namespace held by a small process of its own (`unshare`), given the
+    network by slirp4netns with the host's loopback cut off (--disable-host-loopback); a
+    build's sandbox runs in it (`enter`). Made before the sandbox, so that slirp4netns
+    joins a namespace that is complete (joining bwrap's own while it is being set up can
+    fail: setns EPERM)."""
+
+    holder: subprocess.Popen[bytes]
+    slirp: subprocess.Popen[bytes] | None = None
+
+    @classmethod
+    def start(cls) -> SlirpNetwork:
+        """The namespace and its network, up; OSError if either cannot be made."""
+        user = [] if os.geteuid() == 0 else ["--user", "--map-root-user"]
+        holder = subprocess.Popen([tool("unshare"), *user, "--net", "--", "/bin/sh", "-c",
+                                   "read line"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        network = cls(holder)
+        try:
+            network.wait_unshared()
+            network.slirp = start_slirp(holder.pid)
+        except OSError:
+            network.close()
+            raise
+        return network
+
+    def wait_unshared(self) -> None:
+        """Until the holder is in its own network namespace (unshare has run)."""
+        ours = os.readlink("/proc/self/ns/net")
+        deadline = time.monotonic() + SETUP_SECONDS
+        while os.readlink(f"/proc/{self.holder.pid}/ns/net") == ours:
+            if self.holder.poll() is not None or time.monotonic() > deadline:
+                raise OSError("unshare could not make the build's network namespace")
+            time.sleep(RETRY_SECONDS)
+
+    def enter(self) -> list[str]:
+        """The words that run a command in the namespace (its user namespace too, for a
+        user that is not root)."""
+        pid = self.holder.pid
+        user = [] if os.geteuid() == 0 else [f"--user=/proc/{pid}/ns/user",
+                                              "--preserve-credentials"]
+        return [tool("nsenter"), f"--net=/proc/{pid}/ns/net", *user, "--"]
+
+    def close(self) -> None:
+        for process in (self.slirp, self.holder):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
 
 
 def start_slirp(pid: int, seconds: float = SETUP_SECONDS) -> subprocess.Popen[bytes]:
-    """slirp4netns giving sandbox `pid` the network, the host's loopback cut off; returns
-    once the network is up. bwrap names its sandbox's process a moment before that
-    process's network namespace can be joined (setns: EPERM): slirp4netns is tried again
-    every RETRY_SECONDS until it succeeds, for at most `seconds`."""
+    """slirp4netns giving the network namespace of `pid` the network, the host's loopback
+    cut off; returns once the network is up (tried again every RETRY_SECONDS for at most
+    `seconds` while it fails)."""
     deadline = time.monotonic() + seconds
     while True:
         try:
