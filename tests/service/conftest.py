@@ -56,14 +56,16 @@ class ServiceProcess:
         self.tls_ca = tls_ca
         args = [sys.executable, "-m", "curia", "serve", "--port", str(self.port),
                 "--host", "127.0.0.1", "--log-level", log_level, *extra_args]
+        # the Redis URL by environment, as a host passes it: never on a command line
+        env = {k: v for k, v in os.environ.items() if k != "CURIA_REDIS_URL"}
         if redis_url:
-            args += ["--redis-url", redis_url]
+            env["CURIA_REDIS_URL"] = redis_url
         if data_dir:
             args += ["--data-dir", str(data_dir)]
         if metrics_port:
             args += ["--metrics-port", str(metrics_port)]
         self.process = subprocess.Popen(args, cwd=REPO, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, env={**os.environ})
+                                        stderr=subprocess.PIPE, env=env)
         self.address = f"127.0.0.1:{self.port}"
         self._wait_ready()
 
