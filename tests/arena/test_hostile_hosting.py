@@ -267,3 +267,32 @@ def test_league_add_bot_refuses_an_escaping_hosted_manifest_in_one_line(
     assert "workdir '../host-secrets' leads outside" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "escape" not in world.leagues.bots(league.name)
+
+
+# ---------------------------------------------------------------------------------------
+# The same attacks with workers: the same launcher starts their bots
+# ---------------------------------------------------------------------------------------
+@needs_bwrap
+def test_with_workers_a_create_flood_creates_nothing_and_a_disk_flood_ends_only_its_games(
+        tmp_path: Path, server: str, redis_url: str) -> None:
+    """`--workers 2`, sandbox "auto": the flood's creates go through the worker's door
+    (refused), the filler's disk is its sandbox's, as in a tournament without workers."""
+    import redis
+
+    bots = [BADBOTS / "flood" / "bot.toml", BADBOTS / "filler" / "bot.toml"]
+    admin = redis.Redis.from_url(redis_url)
+    before = admin.scard("curia:active")
+    done = curia("arena", "run", str(tournament(tmp_path, bots)), "--server", server,
+                 "--workers", "2", "--no-progress", env={"CURIA_REDIS_URL": redis_url})
+    assert done.returncode == 0, done.stdout + done.stderr
+    outcomes = ResultsFile(tmp_path / "out" / "results.jsonl").load()
+    assert len(outcomes) == 4
+    for outcome in outcomes:
+        filler = {seat for seat, name in enumerate(outcome.seating) if name == "bad-filler"}
+        assert set(outcome.forfeits) == filler, outcome.reasons
+        assert all("exceeded disk_mb (16 MB)" in outcome.reasons[s] for s in filler)
+    floods = [line for log in (tmp_path / "out" / "logs").glob("*-bad-flood.log")
+              for line in log.read_text().splitlines() if line.startswith("ATTACK")]
+    assert floods and all(line.endswith(": 0 of 150 created") for line in floods), floods
+    assert admin.scard("curia:active") <= before  # no game of the flood's is live
+    admin.close()
