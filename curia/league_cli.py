@@ -288,6 +288,10 @@ def _run_list(args: argparse.Namespace, leagues: Leagues) -> int:
               f"{len(leagues.bots(name))} bots, online: "
               f"{', '.join(leagues.online(name)) or 'none'}; "
               f"{len(leagues.live(name))} games live, {len(leagues.results(name))} played")
+        stranded = leagues.no_worker(name)
+        if stranded:
+            print(f"  hosted, no worker: {', '.join(stranded)} (no `curia league worker` "
+                  f"is live: these bots get no game until one starts)")
     return 0
 
 

@@ -8,45 +8,78 @@ safe to redo after a crash:
 
 * recording: a game found finished (its spectator view, through the public API) is
   recorded by one script that adds its id to the league's `rated` set and, only if it
-  was not there, appends the result and frees the bots' slots: exactly once;
+  was not there, appends the result and the rating history's entry after it (the ladder
+  fitted here over the results it read: the script checks that the results and history
+  are still as long as when they were read, else the agent reads and fits again) and
+  frees the bots' slots: exactly once, the result never without its history entry;
 * matchmaking: a game is created (CreateGame, the operator credential), then its seat
   tokens are given to its bots' Play streams and it joins the live games, in one
   transaction. A holder that dies between the two leaves a game no bot plays: it is
   never rated.
+
+A hosted bot (a worker plays its seat) is seated only while a live worker advertises a
+free slot (its heartbeat, `service.leagues.live_workers`), no more hosted seats than the
+live workers' free slots less the jobs still queued. A game with a hosted seat waits for
+its players (CreateGame's `wait_for_players`: no clock runs until every seat made
+contact); if a hosted seat's job was taken by no worker within `JOB_GRACE_MS`, or the game
+still waits `START_MS` after its creation, the game is void as the arena voids one: every
+seat resigns before the start, which ends it without a result, recorded void and unrated.
+
+While Redis (or the service) is away the agent logs one line when the outage starts and
+one when it ends, as the service does (service/health.py).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import random
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import grpc
 from redis import Redis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
+from arena.runner import resign
 from curia.v1 import game_service_pb2 as pb
 from league.matchmaking import UNRATED_MARGIN, Candidate, next_table
-from league.registry import Leagues, LeagueSettings
-from league.worker import queue_league_job
+from league.registry import Leagues, LeagueSettings, history_entry
+from league.worker import GROUP, jobs_key, queue_league_job
 from service.channels import ClientSecurity
 from service.client import CuriaClient
-from service.leagues import league_key, seats_key, text
+from service.keeper import NOBODY_STARTED
+from service.leagues import league_key, live_workers, seats_key, text
 from service.store import now_ms
 
 log = logging.getLogger("curia.league")
 
+#: How a void game's seats resign (the reason after it is the void's).
+VOID_PREFIX = "void: "
 #: A lease lapses this long after its holder's last renewal.
 LEASE_MS = 3_000
 #: Seconds between two rounds of an agent's work.
 TICK_S = 0.5
 #: Seconds between two looks at every live game (between them, only those seen ending).
 SWEEP_S = 5.0
+#: A game whose hosted seat's job no worker took this long after its creation is void.
+JOB_GRACE_MS = 15_000
+#: A game still waiting for its players this long after its creation is void (a worker
+#: took its job but the bot never made contact: a build that hangs, a worker lost).
+START_MS = 600_000
+#: Why a game is void when a rollback of the store un-ended it after its bots saw its end.
+UNENDED = ("the store rolled back to before the game's end, which its bots had seen: "
+           "the game is void")
+#: The finished games an agent remembers (to tell one a rollback un-ended).
+SEEN_FINISHED = 10_000
+#: Times the recording is tried again when another write came between its read and its
+#: script (an operator's void, a late former holder).
+RECORD_ATTEMPTS = 5
 
 #: Takes or renews the lease KEYS[1] for holder ARGV[1], ARGV[2] ms; 1 if held.
 LEASE_SCRIPT = """
@@ -58,17 +91,57 @@ end
 return 0
 """
 
-#: Records a finished game once. KEYS: rated, results, live, ended, then each bot's seats
-#: hash.
-#: ARGV: game id, result JSON. 1 if recorded now, 0 if it had been.
+#: Records a finished game once, with the rating history's entry after it. KEYS: rated,
+#: results, live, ended, history, then each bot's seats hash. ARGV: game id, result JSON,
+#: history entry JSON, the results' and the history's lengths the entry was fitted on.
+#: 1 if recorded now, 0 if it had been, -1 if the lists changed since they were read
+#: (nothing written: fit again).
 RECORD_SCRIPT = """
-for i = 5, #KEYS do redis.call('HDEL', KEYS[i], ARGV[1]) end
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 and
+   (redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[4]) or
+    redis.call('LLEN', KEYS[5]) ~= tonumber(ARGV[5])) then
+  return -1
+end
+for i = 6, #KEYS do redis.call('HDEL', KEYS[i], ARGV[1]) end
 redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('SREM', KEYS[4], ARGV[1])
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('RPUSH', KEYS[5], ARGV[3])
 return 1
 """
+
+#: Rewrites a game's live table (its hosted jobs' entry ids, a void mark), if it is still
+#: live. KEYS: live. ARGV: game id, the table JSON.
+NOTE_TABLE_SCRIPT = """
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+
+class Outage:
+    """One log line when the agent's work starts failing (Redis or the service away), one
+    when it works again (as service.health.StoreOutage does for the service)."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None  # monotonic start of the current outage
+        self.unlogged = 0
+
+    def failed(self, error: BaseException) -> None:
+        if self.since is not None:
+            self.unlogged += 1
+            return
+        self.since = time.monotonic()
+        log.warning("league agent: redis or the service unavailable: %s: %s",
+                    type(error).__name__, error)
+
+    def succeeded(self) -> None:
+        if self.since is None:
+            return
+        log.warning("league agent: working again after %.1f s (%d failures not logged)",
+                    time.monotonic() - self.since, self.unlogged)
+        self.since, self.unlogged = None, 0
 
 
 class LeagueAgent:
@@ -82,6 +155,11 @@ class LeagueAgent:
         self.rng = random.Random(seed)
         self._lease = redis.register_script(LEASE_SCRIPT)
         self._record = redis.register_script(RECORD_SCRIPT)
+        self._note_table = redis.register_script(NOTE_TABLE_SCRIPT)
+        self.outage = Outage()
+        #: the games this agent saw finished, with their `ending`, most recent last (a
+        #: rollback of the store may un-end one, or end it another way)
+        self.seen_finished: OrderedDict[str, str] = OrderedDict()
         #: league -> when its live games were all looked at last (time.monotonic)
         self.swept: dict[str, float] = {}
 
@@ -91,9 +169,11 @@ class LeagueAgent:
             try:
                 self.work_once()
             except (grpc.RpcError, RedisError, OSError) as error:  # the service or store away
-                log.info("league agent: %s", error)
+                self.outage.failed(error)
             except Exception:
                 log.exception("league agent: round failed")
+            else:
+                self.outage.succeeded()
 
     def work_once(self) -> None:
         for league in self.leagues.names():
@@ -106,6 +186,7 @@ class LeagueAgent:
 
     def tend(self, settings: LeagueSettings) -> None:
         self.record_finished(settings)
+        self.void_unstarted(settings)
         if settings.status == "open":
             self.start_games(settings)
 
@@ -128,9 +209,19 @@ class LeagueAgent:
                 self.redis.srem(league_key(name, "ended"), game_id)
                 continue
             view = self.client.view(game_id)
-            if view.status == pb.GAME_STATUS_FINISHED:
+            seen = self.seen_finished.get(game_id)
+            if view.status == pb.GAME_STATUS_FINISHED and seen in (None, ending(view)):
+                self.saw_finished(game_id, ending(view))
                 recorded += self.record(settings, game_id, live[game_id], view)
+            elif seen is not None:  # un-ended by a rollback (and perhaps ended otherwise)
+                self.void(settings, game_id, live[game_id], UNENDED)
         return recorded
+
+    def saw_finished(self, game_id: str, end: str) -> None:
+        self.seen_finished[game_id] = end
+        self.seen_finished.move_to_end(game_id)
+        while len(self.seen_finished) > SEEN_FINISHED:
+            self.seen_finished.popitem(last=False)
 
     def record(self, settings: LeagueSettings, game_id: str, table: dict[str, Any],
                view: pb.View) -> int:
@@ -143,20 +234,107 @@ class LeagueAgent:
                "reasons": {str(score.seat): score.forfeit_reason for score in result.scores
                            if score.forfeited and score.forfeit_reason},
                "rated": table.get("rated", settings.rated)}
-        if not row["ranking"]:  # ended with no result (abandoned): kept, never rated
-            row["void"] = result.reason or "no result"
+        marked = str(table.get("void", ""))  # the agent voided it (`void`)
+        if marked or not row["ranking"] or result.reason == NOBODY_STARTED:
+            # no result (abandoned, never started, void): kept, never rated
+            row["void"] = marked or result.reason or "no result"
+            row["rated"] = False
+            if marked or result.reason == NOBODY_STARTED:  # no forfeit of theirs
+                row["ranking"], row["forfeits"], row["reasons"] = [], [], {}
         name = settings.name
         keys = [league_key(name, "rated"), league_key(name, "results"),
                 league_key(name, "live"), league_key(name, "ended"),
+                league_key(name, "history"),
                 *(seats_key(name, bot) for bot in seating)]
-        done = int(self._record(keys=keys, args=[game_id, json.dumps(row)]))
-        if done:
-            self.snapshot(settings, game_id)
-        return done
+        for _ in range(RECORD_ATTEMPTS):
+            results, history = self.read_results(name)
+            entry = history_entry(settings, [*results, row], game_id)
+            done = int(self._record(keys=keys, args=[game_id, json.dumps(row),
+                                                     json.dumps(entry), len(results),
+                                                     history]))
+            if done >= 0:
+                return done
+        raise RedisError(f"league {name}: game {game_id}: the results kept changing")
 
-    def snapshot(self, settings: LeagueSettings, game_id: str) -> None:
-        """Append the ladder after `game_id` to the league's rating history."""
-        self.leagues.snapshot(settings, game_id)
+    def read_results(self, league: str) -> tuple[list[dict[str, Any]], int]:
+        """The league's results and the length of its rating history, read at once."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.lrange(league_key(league, "results"), 0, -1)
+        pipe.llen(league_key(league, "history"))
+        raw, history = pipe.execute()
+        return [json.loads(row) for row in raw], int(history)
+
+    # -- void games --------------------------------------------------------------------------
+    def void_unstarted(self, settings: LeagueSettings) -> int:
+        """Void the games with a hosted seat that no worker took within `JOB_GRACE_MS`
+        (or still waiting for a player `START_MS` after their creation); how many."""
+        name = settings.name
+        now = now_ms()
+        waiting = {game: table for game, table in self.leagues.live(name).items()
+                   if table.get("wait") and now - table.get("created_ms", now) >= JOB_GRACE_MS}
+        if not waiting:
+            return 0
+        delivered = self.last_delivered(name)
+        voided = 0
+        for game_id, table in waiting.items():
+            view = self.client.view(game_id)
+            if view.status != pb.GAME_STATUS_WAITING_FOR_SEATS:
+                continue
+            jobs = {int(seat): entry for seat, entry in table.get("jobs", {}).items()}
+            untaken = [seat for seat in view.absent_seats if seat in jobs
+                       and not _taken(jobs[seat], delivered)]
+            if untaken:
+                bots = ", ".join(table["seating"][seat] for seat in untaken)
+                reason = f"no worker took the seat of {bots} within {JOB_GRACE_MS / 1000:g} s"
+            elif now - table["created_ms"] >= START_MS:
+                bots = ", ".join(table["seating"][seat] for seat in view.absent_seats)
+                reason = f"{bots} made no contact within {START_MS / 1000:g} s"
+            else:
+                continue
+            self.void(settings, game_id, table, reason)
+            voided += 1
+        return voided
+
+    def void(self, settings: LeagueSettings, game_id: str, table: dict[str, Any],
+             reason: str) -> None:
+        """End a game without a result, as the arena ends a void game
+        (arena.runner.end_void_game: every seat resigns; before the start, that ends it
+        without a result), take its untaken jobs back, and record it void (unrated, no
+        forfeit: the mark in its live table says so, not the seats' resign reasons)."""
+        name = settings.name
+        table = {**table, "void": reason}  # noted first: whoever records it, it is void
+        if not self._note_table(keys=[league_key(name, "live")],
+                                args=[game_id, json.dumps(table)]):
+            return  # recorded meanwhile
+        if table.get("jobs"):
+            self.redis.xdel(jobs_key(name), *table["jobs"].values())
+        for bot in table["seating"]:
+            token = self.redis.hget(seats_key(name, bot), game_id)
+            if token is not None:
+                resign(self.client, game_id, text(token), VOID_PREFIX + reason)
+        log.warning("league %s: game %s void: %s", name, game_id, reason)
+        view = self.client.view(game_id)
+        if view.status == pb.GAME_STATUS_FINISHED:
+            self.record(settings, game_id, table, view)
+
+    def last_delivered(self, league: str) -> tuple[int, int] | None:
+        """The last job the workers' group was given (None: no worker ever read any)."""
+        try:
+            groups = self.redis.xinfo_groups(jobs_key(league))
+        except ResponseError:  # no stream yet
+            return None
+        for group in groups:
+            if text(group.get("name", b"")) == GROUP:
+                return _entry_id(group.get("last-delivered-id", b"0-0"))
+        return None
+
+    def undelivered(self, league: str) -> int:
+        """The league's jobs no worker took yet."""
+        delivered = self.last_delivered(league)
+        if delivered is None:
+            return int(self.redis.xlen(jobs_key(league)))
+        after = f"({delivered[0]}-{delivered[1]}"
+        return len(self.redis.xrange(jobs_key(league), after, "+", count=10_000))
 
     # -- matchmaking -----------------------------------------------------------------------
     def start_games(self, settings: LeagueSettings) -> int:
@@ -184,6 +362,11 @@ class LeagueAgent:
         name = settings.name
         accounts = self.leagues.bots(name)
         hosted = [bot for bot, account in accounts.items() if account.get("manifest")]
+        free = sum(worker.free for worker in live_workers(self.redis)) if hosted else 0
+        if free:  # the workers' free slots, less the seats already queued for them
+            free = max(0, free - self.undelivered(name))
+        if not free:
+            hosted = []
         online = sorted({*self.leagues.online(name), *hosted})
         if not online:
             return []
@@ -206,6 +389,12 @@ class LeagueAgent:
             found.append(Candidate(bot, row["elo"] if row else 1500.0,
                                    (row["high"] - row["low"]) / 2 if row else UNRATED_MARGIN,
                                    row["games"] if row else 0, last.get(bot, frozenset())))
+        seatable = [c for c in found if c.bot in hosted]
+        if len(seatable) > free:  # more hosted bots than free slots: those with fewest games
+            self.rng.shuffle(seatable)
+            seatable.sort(key=lambda c: c.games)
+            dropped = {c.bot for c in seatable[free:]}
+            found = [c for c in found if c.bot not in dropped]
         return found
 
     def standings(self, league: str) -> dict[str, dict[str, Any]]:
@@ -214,27 +403,53 @@ class LeagueAgent:
         return {row["bot"]: row for row in json.loads(last)["ladder"]} if last else {}
 
     def start(self, settings: LeagueSettings, table: tuple[str, ...]) -> str:
+        name = settings.name
+        accounts = self.leagues.bots(name)
+        hosted = {seat: accounts[bot]["manifest"] for seat, bot in enumerate(table)
+                  if accounts.get(bot, {}).get("manifest")}
         created = self.client.create_game(
             settings.game, settings.variant, settings.seats, options=settings.options,
-            decision_ms=settings.decision_ms, bank_ms=settings.bank_ms, on_timeout="forfeit")
-        name = settings.name
+            decision_ms=settings.decision_ms, bank_ms=settings.bank_ms, on_timeout="forfeit",
+            wait_for_players=bool(hosted))  # no clock until a worker's bot is there
         live = {"seating": list(table), "created_ms": now_ms(), "rated": settings.rated,
                 "game": settings.game, "variant": settings.variant,
                 "options": settings.options, "decision_ms": settings.decision_ms,
-                "bank_ms": settings.bank_ms}
+                "bank_ms": settings.bank_ms, **({"wait": True} if hosted else {})}
         tokens = {credential.seat: credential.token for credential in created.seats}
-        accounts = self.leagues.bots(name)
         pipe = self.redis.pipeline(transaction=True)
         for seat, bot in enumerate(table):
             pipe.hset(seats_key(name, bot), created.game_id, tokens[seat])
             pipe.hset(league_key(name, "last_table"), bot, json.dumps(sorted(table)))
-            manifest = accounts.get(bot, {}).get("manifest")
-            if manifest:  # a hosted bot: a worker plays its seat
-                queue_league_job(pipe, name, created.game_id, seat, bot, manifest, tokens[seat])
+        for seat, manifest in hosted.items():  # a hosted bot: a worker plays its seat
+            queue_league_job(pipe, name, created.game_id, seat, table[seat], manifest,
+                             tokens[seat])
         pipe.hset(league_key(name, "live"), created.game_id, json.dumps(live))
-        pipe.execute()
+        replies = pipe.execute()
+        if hosted:  # the jobs' entry ids, to tell whether a worker took them
+            entries = replies[2 * len(table):2 * len(table) + len(hosted)]
+            live["jobs"] = {str(seat): text(entry)
+                            for seat, entry in zip(hosted, entries, strict=True)}
+            self._note_table(keys=[league_key(name, "live")],
+                             args=[created.game_id, json.dumps(live)])
         log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))
         return str(created.game_id)
+
+
+def ending(view: pb.View) -> str:
+    """How a finished game ended: its last version's lineage and its result."""
+    result = view.result.SerializeToString(deterministic=True)
+    return f"{view.lineage}:{hashlib.sha256(result).hexdigest()}"
+
+
+def _entry_id(raw: Any) -> tuple[int, int]:
+    ms, _, seq = text(raw).partition("-")
+    return int(ms), int(seq or 0)
+
+
+def _taken(entry: str, delivered: tuple[int, int] | None) -> bool:
+    """Whether a worker took the job `entry` (the group was given it: it is at or before
+    the group's last delivered entry)."""
+    return delivered is not None and _entry_id(entry) <= delivered
 
 
 def start_agent(target: str, redis_url: str, security: ClientSecurity

@@ -20,7 +20,9 @@ from service.leagues import (
     check_name,
     key_hash,
     league_key,
+    live_workers,
     new_bot_key,
+    no_worker,
     seats_key,
     text,
 )
@@ -100,6 +102,18 @@ class LeagueSettings:
                    provisional_games=int(raw["provisional_games"]),
                    rated=raw["rated"] == "1", max_games=int(raw.get("max_games", 0)),
                    status=raw["status"])
+
+
+def history_entry(settings: LeagueSettings, results: list[dict[str, Any]], game_id: str,
+                  voided: bool = False) -> dict[str, Any]:
+    """The rating history's entry after `results` (the last one `game_id`'s, or after
+    `game_id` was voided): the whole ladder, best first."""
+    rows = ladder(results, settings.provisional_games)
+    return {"game_id": game_id, "ms": now_ms(), **({"voided": True} if voided else {}),
+            "ladder": [{"bot": row.bot, "elo": round(row.elo, 1),
+                        "low": round(row.low, 1), "high": round(row.high, 1),
+                        "games": row.games, "provisional": row.provisional}
+                       for row in rows]}
 
 
 class Leagues:
@@ -221,13 +235,13 @@ class Leagues:
     def snapshot(self, settings: LeagueSettings, game_id: str, voided: bool = False) -> None:
         """Append the ladder as it stands to the league's rating history: after the result
         of `game_id`, or after it was voided."""
-        rows = ladder(self.results(settings.name), settings.provisional_games)
-        entry = {"game_id": game_id, "ms": now_ms(), **({"voided": True} if voided else {}),
-                 "ladder": [{"bot": row.bot, "elo": round(row.elo, 1),
-                             "low": round(row.low, 1), "high": round(row.high, 1),
-                             "games": row.games, "provisional": row.provisional}
-                            for row in rows]}
+        entry = history_entry(settings, self.results(settings.name), game_id, voided)
         self.redis.rpush(league_key(settings.name, "history"), json.dumps(entry))
+
+    def no_worker(self, league: str) -> list[str]:
+        """The league's hosted bots while no worker is live to play them (they get no
+        game meanwhile)."""
+        return no_worker(self.bots(league), live_workers(self.redis))
 
     def results(self, league: str) -> list[dict[str, Any]]:
         self.settings(league)

@@ -17,6 +17,13 @@ one Redis Cluster node. What each key holds:
                 [{"bot", "elo", "low", "high", "games", "provisional"}]}`, best first)
 - `…:last_table` hash: bot -> the bots of its last game (JSON)
 - `…:lease`     string: the matchmaker holding the league (expires unless renewed)
+- `…:jobs`      stream: hosted bots' seats for the workers (league/worker.py)
+
+`curia:workers` (sorted set: worker name -> its last heartbeat, unix ms) and
+`curia:worker:NAME` (hash: `slots`, `free`, `ms`) are the workers' heartbeats, written by
+`curia league worker`: a worker is live while its heartbeat is younger than
+`WORKER_LIVE_MS`, and the matchmaker seats a hosted bot only while a live worker has a
+free slot (`live_workers`).
 
 `curia:bot-keys` maps the SHA-256 of each bot key to "league/bot"; the key itself is
 shown once, to the operator who adds the bot, and kept nowhere.
@@ -53,6 +60,10 @@ KEY_PREFIX = "curia_bot_"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 #: How long a Play stream's presence lasts without being renewed.
 PRESENCE_MS = 10_000
+#: The workers' heartbeats: worker name -> its last heartbeat (unix ms).
+WORKERS_KEY = "curia:workers"
+#: A worker whose last heartbeat is older than this is not live.
+WORKER_LIVE_MS = 5_000
 
 
 def league_key(league: str, part: str) -> str:
@@ -61,6 +72,63 @@ def league_key(league: str, part: str) -> str:
 
 def seats_key(league: str, bot: str) -> str:
     return league_key(league, f"seats:{bot}")
+
+
+def worker_key(worker: str) -> str:
+    """A worker's heartbeat hash: `slots`, `free`, `ms`."""
+    return f"curia:worker:{worker}"
+
+
+@dataclass(frozen=True)
+class WorkerBeat:
+    """A live worker as its last heartbeat advertised it."""
+
+    name: str
+    slots: int
+    free: int
+    ms: int
+
+
+def _beats(names: list[Any], hashes: list[dict[Any, Any]]) -> list[WorkerBeat]:
+    found = []
+    for name, fields in zip(names, hashes, strict=True):
+        raw = {text(key): text(value) for key, value in fields.items()}
+        try:
+            slots, free = int(raw.get("slots", 0)), int(raw.get("free", 0))
+            ms = int(raw.get("ms", 0))
+        except ValueError:  # a heartbeat not understood: no capacity from it
+            slots = free = ms = 0
+        found.append(WorkerBeat(text(name), slots, max(0, min(free, slots)), ms))
+    return found
+
+
+def live_workers(redis: Any, now: int | None = None) -> list[WorkerBeat]:
+    """The workers whose heartbeat is younger than `WORKER_LIVE_MS` (a synchronous
+    redis-py client; `alive_workers` is the async one's)."""
+    names = redis.zrangebyscore(WORKERS_KEY, (now or now_ms()) - WORKER_LIVE_MS, "+inf")
+    pipe = redis.pipeline(transaction=False)
+    for name in names:
+        pipe.hgetall(worker_key(text(name)))
+    return _beats(names, pipe.execute() if names else [])
+
+
+async def alive_workers(redis: Any, now: int | None = None) -> list[WorkerBeat]:
+    """`live_workers` on an async redis-py client."""
+    names = await redis.zrangebyscore(WORKERS_KEY, (now or now_ms()) - WORKER_LIVE_MS,
+                                      "+inf")
+    pipe = redis.pipeline(transaction=False)
+    for name in names:
+        pipe.hgetall(worker_key(text(name)))
+    return _beats(names, await pipe.execute() if names else [])
+
+
+def no_worker(bots: dict[str, dict[str, Any]], workers: list[WorkerBeat]) -> list[str]:
+    """The hosted bots among `bots` (name -> account) while no worker is live: they get
+    no game until one is."""
+    if workers:
+        return []
+    return sorted(bot for bot, account in bots.items()
+                  if account.get("manifest") or account.get("hosted"))
 
 
 def key_hash(key: str) -> str:
@@ -213,6 +281,8 @@ class LeagueReader:
             return None
         standing = json.loads(last) if last else None
         tables = [live_table(text(game), json.loads(raw)) for game, raw in live.items()]
+        accounts = {text(bot): json.loads(raw) for bot, raw in sorted(bots.items())}
+        workers = await alive_workers(self.redis, now)
         return {
             "name": name, "now_ms": now,
             "settings": {text(key): text(value) for key, value in conf.items()},
@@ -221,8 +291,9 @@ class LeagueReader:
             "live": sorted(tables, key=lambda table: (table["created_ms"], table["game_id"])),
             "recent": [json.loads(raw) for raw in reversed(recent)],
             "played": int(played),
-            "bots": {text(bot): public_account(json.loads(raw))
-                     for bot, raw in sorted(bots.items())}}
+            "bots": {bot: public_account(account) for bot, account in accounts.items()},
+            "workers": len(workers),
+            "no_worker": no_worker(accounts, workers)}
 
     async def bot(self, name: str, bot: str) -> dict[str, Any] | None:
         """A bot's page's data: the league's (as `league`) and the bot's account, client,

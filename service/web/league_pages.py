@@ -29,6 +29,8 @@ from service.web.page import asset, document, inline_script
 
 #: How often a page asks for its state (league.js reads it from the page).
 POLL_MS = 2000
+#: How a page marks a hosted bot while no worker is live to play it.
+NO_WORKER = "hosted, no worker"
 #: The columns of the results export (as `curia league results` writes them).
 RESULTS_COLUMNS = ("game_id", "ended_ms", "seating", "places", "forfeits", "reason", "void")
 
@@ -135,12 +137,15 @@ def ladder_html(data: Mapping[str, Any]) -> str:
     with no rated game yet under it."""
     league, standing = data["name"], data.get("ladder") or {}
     online, bots = set(data.get("online", ())), data.get("bots", {})
+    stranded = set(data.get("no_worker", ()))
     rows = []
     for place, row in enumerate(standing.get("ladder", []), 1):
         bot = str(row.get("bot", ""))
         mark = ' <span class="mark online">online</span>' if bot in online else ""
         if bots.get(bot, {}).get("status") == "banned":
             mark += ' <span class="mark banned">banned</span>'
+        if bot in stranded:
+            mark += f' <span class="mark no-worker">{NO_WORKER}</span>'
         provisional = "provisional" if row.get("provisional") else ""
         rows.append(f'<tr data-bot="{esc(bot)}"><td>{place}</td>'
                     f'<td class="name">{link(bot_url(league, bot), bot)}{mark}</td>'
@@ -166,10 +171,22 @@ def ladder_html(data: Mapping[str, Any]) -> str:
 
 def online_html(data: Mapping[str, Any]) -> str:
     online = data.get("online", [])
-    if not online:
-        return '<p class="muted">No bot is connected.</p>'
-    names = ", ".join(link(bot_url(data["name"], bot), bot) for bot in online)
-    return f"<p>{len(online)} connected: {names}</p>"
+    found = '<p class="muted">No bot is connected.</p>'
+    if online:
+        names = ", ".join(link(bot_url(data["name"], bot), bot) for bot in online)
+        found = f"<p>{len(online)} connected: {names}</p>"
+    return found + no_worker_html(data)
+
+
+def no_worker_html(data: Mapping[str, Any]) -> str:
+    """The hosted bots that get no game because no worker is live (none said so)."""
+    stranded = data.get("no_worker", [])
+    if not stranded:
+        return ""
+    names = ", ".join(link(bot_url(data["name"], bot), bot) for bot in stranded)
+    return (f'<p class="no-worker"><strong>{NO_WORKER}</strong>: {names}: no '
+            f"<code>curia league worker</code> is running, so these hosted bots get no "
+            f"game until one starts.</p>")
 
 
 def seating_html(league: str, seating: Sequence[str], mine: str = "") -> str:
@@ -280,9 +297,13 @@ def league_page(data: Mapping[str, Any]) -> str:
 def profile_html(data: Mapping[str, Any]) -> str:
     bot = data["bot"]
     account = bot["account"]
+    plays = "from its own machine"
+    if account.get("hosted"):
+        plays = ("on the host's workers" if bot["name"] not in data.get("no_worker", ())
+                 else f"on the host's workers (<strong>{NO_WORKER}</strong>: none is "
+                      f"live, so it gets no game)")
     facts = [("connected", "yes" if bot["online"] else "no"),
-             ("plays", "on the host's workers" if account.get("hosted")
-              else "from its own machine"),
+             ("plays", plays),
              ("client", esc(bot["client"]) if bot["client"] else "—"),
              ("owner", esc(account.get("owner", "")) or "—"),
              ("status", esc(account.get("status", ""))),

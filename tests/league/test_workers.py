@@ -66,8 +66,13 @@ def test_a_dead_workers_game_is_taken_over_and_recorded_once(
     league = new_league(world, max_games=1, decision_ms=30_000)
     world.leagues.add_bot(league.name, "a", manifest=RANDOM)
     world.leagues.add_bot(league.name, "b", manifest=RANDOM)
+    now = int(time.time() * 1000)  # the doomed worker's heartbeat: the matchmaker seats
+    world.redis.zadd("curia:workers", {"doomed": now})  # hosted bots only while one is live
+    world.redis.hset("curia:worker:doomed", mapping={"slots": 2, "free": 2, "ms": now})
     agent.tend(world.leagues.settings(league.name))
     (game_id,) = world.leagues.live(league.name)
+    world.redis.zrem("curia:workers", "doomed")
+    world.redis.delete("curia:worker:doomed")
     doomed = Worker(world.redis, CuriaClient(world.target), world.target, 2, tmp_path / "dead")
     doomed.logs.mkdir()
     doomed.work_once()  # takes both jobs and starts the bots...
