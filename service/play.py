@@ -67,13 +67,29 @@ class Replaced(Exception):
     """A newer Play stream of the same bot took over."""
 
 
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    """A stream's task is done: its exception, if any, is taken (and logged), never left
+    for asyncio to report as "never retrieved" (e.g. the requests' iterator raising once
+    the RPC has finished)."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.info("play: a stream's task ended", extra={"task": task.get_name(),
+                                                       "error": repr(error)})
+
+
 class PlayStream:
     """One bot's Play stream (see the module docstring)."""
 
-    def __init__(self, keeper: GameKeeper, answer: Answer, account: BotAccount) -> None:
+    def __init__(self, keeper: GameKeeper, answer: Answer, account: BotAccount,
+                 bot_key: str = "") -> None:
         self.keeper = keeper
         self.answer = answer
         self.account = account
+        #: the key the stream was opened with, looked at again when the stream is no
+        #: longer the bot's (revoked: UNAUTHENTICATED; banned: PERMISSION_DENIED)
+        self.bot_key = bot_key
         self.redis: Any = keeper.store.redis
         self.stream_id = secrets.token_hex(8)
         self.outbox: asyncio.Queue[pb.PlayResponse | None] = asyncio.Queue()
@@ -82,6 +98,11 @@ class PlayStream:
         self.opponent_decisions = False
         self.encoding = pb.OBSERVATION_ENCODING_UNSPECIFIED
         self.replaced = False
+        #: why the stream ends with a status other than OK (set before the outbox's None)
+        self.ending: Exception | None = None
+        #: game -> (decisions of the seat applied on this stream, the version the last
+        #: produced): a turn answered is a turn to send again if the store loses the answer
+        self.applied: dict[str, tuple[int, int]] = {}
         #: set while no request is being answered (every reply is in the outbox)
         self.idle = asyncio.Event()
         self.idle.set()
@@ -97,11 +118,13 @@ class PlayStream:
         yield pb.PlayResponse(welcome=pb.PlayWelcome(
             bot=self.account.bot, league=self.account.league, concurrency=granted,
             game_ids=sorted(games)))
-        helpers = [asyncio.create_task(self._read(requests)),
-                   asyncio.create_task(self._keep())]
+        helpers = [self._spawn(self._read(requests), "read"),
+                   self._spawn(self._keep(), "keep")]
         try:
             while (message := await self.outbox.get()) is not None:
                 yield message
+            if self.ending is not None:
+                raise self.ending
             if self.replaced:
                 raise Replaced
         finally:
@@ -134,12 +157,31 @@ class PlayStream:
         owner = await self.redis.hget(self.key("streams"), self.account.bot)
         return owner is not None and text(owner) == self.stream_id
 
+    def _spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
+        """A task of this stream whose exception is always retrieved (`_retrieved`)."""
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        task.set_name(f"play-{self.stream_id}-{name}")
+        task.add_done_callback(_retrieved)
+        return task
+
     async def _renew(self) -> None:
-        if not await self._still_mine():
-            self.replaced = True
-            await self.outbox.put(None)
+        bot = self.account.bot
+        owner = await self.redis.hget(self.key("streams"), bot)
+        if owner is not None and text(owner) == self.stream_id:
+            await self.redis.zadd(self.key("online"), {bot: now_ms() + PRESENCE_MS})
             return
-        await self.redis.zadd(self.key("online"), {self.account.bot: now_ms() + PRESENCE_MS})
+        if self.bot_key:  # the stream is no longer the bot's: why?
+            try:
+                await BotKeys(self.redis).account(self.bot_key)
+            except ServiceError as error:  # revoked, banned, the league closed
+                self.ending = error
+                await self.outbox.put(None)
+                return
+            if owner is None and await self.redis.hsetnx(self.key("streams"), bot,
+                                                         self.stream_id):
+                return  # no other stream took over (e.g. unbanned at once): still ours
+        self.replaced = True
+        await self.outbox.put(None)
 
     async def _leave(self) -> None:
         with contextlib.suppress(Exception):  # the store may be away: presence lapses
@@ -169,7 +211,8 @@ class PlayStream:
         for game_id, token in games.items():
             if game_id not in self.watchers:
                 self.tokens[game_id] = token
-                self.watchers[game_id] = asyncio.create_task(self._watch(game_id, token))
+                self.watchers[game_id] = self._spawn(self._watch(game_id, token),
+                                                     f"watch-{game_id}")
         return games
 
     async def _watch(self, game_id: str, token: str) -> None:
@@ -181,17 +224,34 @@ class PlayStream:
         except ServiceError as error:
             log.info("play: game not followed", extra={"game_id": game_id,
                                                        "reason": error.reason})
+        except Exception as error:  # the store away mid-look: the next look follows it
+            log.info("play: game watcher failed", extra={"game_id": game_id,
+                                                         "error": repr(error)})
+            self.watchers.pop(game_id, None)
 
     async def _watch_turns(self, game_id: str, token: str) -> None:
         """Look at the game at each new version (woken by the version feed) and build the
-        seat's view only when it must decide or the game is over."""
-        started, told = False, ("", -1, 0)  # a join starts a game at the same version
+        seat's view only when it must decide or the game is over.
+
+        A turn is sent once per (lineage, version, status), until the game is seen to have
+        left that version: at another version or lineage at a look, a later version
+        announced by the feed, or the seat's answer applied. Should the store then roll
+        back onto that very version (the answer lost), the turn is sent again."""
+        nothing = ("", -1, 0)
+        started, told = False, nothing  # a join starts a game at the same version
+        answered = (0, 0)  # self.applied's count and version when `told` was sent
         feed = self.keeper.store.feed
         announced: tuple[int, str] | None = None
         while True:
             woken = feed.waiter(game_id) if feed is not None and feed.live() else None
             try:
                 version, lineage, view = await self._moment(game_id, token, announced)
+                applied = self.applied.get(game_id, (0, 0))
+                if told != nothing and (
+                        (lineage, version) != told[:2]
+                        or (announced is not None and announced[0] > told[1])
+                        or (applied[0] > answered[0] and applied[1] > told[1])):
+                    told = nothing  # the game left the told version: a turn there is new
                 if not started:
                     full = view or (await self.keeper.view(pb.GetViewRequest(
                         game_id=game_id, seat_token=token,
@@ -199,7 +259,7 @@ class PlayStream:
                     await self.outbox.put(await self._game_started(game_id, full))
                     started = True
                 if view is not None and (lineage, version, view.status) != told:
-                    told = (lineage, version, view.status)
+                    told, answered = (lineage, version, view.status), applied
                     if await self._told(view):
                         return
                 waiting = view is not None and view.status == pb.GAME_STATUS_WAITING_FOR_SEATS
@@ -299,6 +359,9 @@ class PlayStream:
                     await self.outbox.put(await self._reply(request))
                 finally:
                     self.idle.set()
+        except Exception as error:  # the call ended under the read (grpc's UsageError
+            # 'RPC already finished.'): the end of the requests, not a task's failure
+            log.info("play: requests ended", extra={"error": repr(error)})
         finally:
             await self.outbox.put(None)
 
@@ -344,6 +407,9 @@ class PlayStream:
             request_id=decision.request_id, expected_lineage=decision.expected_lineage,
             observation_encoding=pb.OBSERVATION_ENCODING_NONE)  # the ack has no view
         done = await self.answer("SubmitDecision", submitted, self.keeper.submit)
+        if not done.duplicate:
+            count, _ = self.applied.get(decision.game_id, (0, 0))
+            self.applied[decision.game_id] = (count + 1, done.version)
         return pb.PlayResponse(ack=pb.PlayAck(request_id=decision.request_id,
                                              game_id=decision.game_id, version=done.version,
                                              duplicate=done.duplicate))
@@ -427,8 +493,8 @@ class SeatPlayStream(PlayStream):
     async def _look_for_games(self) -> dict[str, str]:
         if self.game_id not in self.watchers:
             self.tokens[self.game_id] = self.token
-            self.watchers[self.game_id] = asyncio.create_task(
-                self._watch(self.game_id, self.token))
+            self.watchers[self.game_id] = self._spawn(
+                self._watch(self.game_id, self.token), f"watch-{self.game_id}")
         return {self.game_id: self.token}
 
     async def _watch(self, game_id: str, token: str) -> None:
@@ -461,5 +527,6 @@ async def open_play(keeper: GameKeeper, answer: Answer, metadata: Any) -> PlaySt
     carries (checked against its hello's game); ServiceError if none may play."""
     credential = bot_key_of(metadata)
     if credential.startswith(KEY_PREFIX) or not credential:
-        return PlayStream(keeper, answer, await BotKeys(keeper.store.redis).account(credential))
+        account = await BotKeys(keeper.store.redis).account(credential)
+        return PlayStream(keeper, answer, account, credential)
     return SeatPlayStream(keeper, answer, credential)
