@@ -9,6 +9,14 @@ run's stream, listed in `ARENA_RUNS_KEY` while the run lasts. `curia league work
 processes share every stream as one consumer group (league/worker.py) and start each bot
 as the arena does, in its sandbox.
 
+Each incarnation of a tournament run (each `curia arena run` of its folder, a resume
+included) has a run id, a stream and keys of its own, and a *lease* (`arena_lease_key`,
+its decision time and folder) that the arena renews every `LEASE_RENEW_S` while it lives.
+A run whose lease expired (its arena died, even of kill -9) is not live: workers take
+none of its jobs, drop those they play and delete its keys; and a new incarnation of the
+same folder deletes the keys of the earlier ones (`RUN_FOLDERS_KEY`) before it queues a
+seat, so a resume never meets stale seats.
+
 On the tournament's side a queued seat (`QueuedSeat`) stands where a local bot process
 would (arena.runner): it is launched by queuing its job, counts as started once a worker
 took it, and brings the bot's log back when the game is over. A bot that exits early is
@@ -30,6 +38,13 @@ from service.leagues import text
 
 #: The tournament runs whose seats workers play (a Redis set of run ids).
 ARENA_RUNS_KEY = "curia:arena:runs"
+#: Each run's folder (a Redis hash, run id -> folder): a new incarnation of a folder's run
+#: finds the earlier ones there, to delete their keys.
+RUN_FOLDERS_KEY = "curia:arena:run-folders"
+#: Milliseconds a run's lease lasts unless the arena renews it, and seconds between
+#: renewals.
+LEASE_MS = 6_000
+LEASE_RENEW_S = 1.0
 #: How much of a bot's log a worker leaves in Redis for the tournament.
 LOG_TAIL_BYTES = 256 * 1024
 #: Seconds the uploaded logs are kept (the tournament reads them at once).
@@ -51,6 +66,43 @@ def arena_taken_key(run: str) -> str:
 
 def arena_logs_key(run: str) -> str:
     return f"curia:arena:{{{run}}}:logs"
+
+
+def arena_lease_key(run: str) -> str:
+    return f"curia:arena:{{{run}}}:lease"
+
+
+def run_keys(run: str) -> tuple[str, ...]:
+    """Every key a run's incarnation keeps (its lease aside)."""
+    return arena_jobs_key(run), arena_taken_key(run), arena_logs_key(run)
+
+
+def forget_run(redis: Any, run: str) -> None:
+    """A run's stream, keys, lease and registry entries, deleted."""
+    with redis.pipeline(transaction=True) as pipe:
+        pipe.srem(ARENA_RUNS_KEY, run)
+        pipe.hdel(RUN_FOLDERS_KEY, run)
+        pipe.delete(*run_keys(run), arena_lease_key(run))
+        pipe.execute()
+
+
+def live_runs(redis: Any) -> dict[str, int]:
+    """The runs whose lease holds, with their decision time (ms); the keys of the others
+    (their arena died) deleted."""
+    runs = sorted(text(run) for run in redis.smembers(ARENA_RUNS_KEY))
+    if not runs:
+        return {}
+    with redis.pipeline(transaction=False) as pipe:
+        for run in runs:
+            pipe.get(arena_lease_key(run))
+        leases = pipe.execute()
+    live = {}
+    for run, lease in zip(runs, leases, strict=True):
+        if lease is None:
+            forget_run(redis, run)
+        else:
+            live[run] = int(json.loads(text(lease)).get("decision_ms", 0))
+    return live
 
 
 def seat_field(game_id: str, seat: int) -> str:
@@ -75,6 +127,10 @@ class Job:
     logs_key: str = ""
     #: the Redis hash the worker notes when it took the job in ("" : none)
     taken_key: str = ""
+    #: the tournament run whose seat it is ("": a league's)
+    run: str = ""
+    #: the game's time for a decision, ms (0: not said)
+    decision_ms: int = 0
 
     @classmethod
     def from_entry(cls, stream: str, entry: Any, fields: dict[Any, Any]) -> Job:
@@ -82,7 +138,8 @@ class Job:
         return cls(stream, text(entry), found["game_id"], int(found["seat"]), found["bot"],
                    found["manifest"], found["token"], int(found["seed"]),
                    tuple(json.loads(found.get("hide", "[]"))), found.get("logs_key", ""),
-                   found.get("taken_key", ""))
+                   found.get("taken_key", ""), found.get("run", ""),
+                   int(found.get("decision_ms", 0) or 0))
 
     @property
     def seat_field(self) -> str:
@@ -92,7 +149,7 @@ class Job:
 def queue_job(redis: Any, stream: str, game_id: str, seat: int, bot: str, manifest: str,
               token: str, seed: int | None = None, **extra: str) -> None:
     """Add a seat to `stream` (on a client or in a pipeline); `extra`: hide (a JSON
-    list), logs_key, taken_key."""
+    list), logs_key, taken_key, run, decision_ms."""
     redis.xadd(stream, {"game_id": game_id, "seat": seat, "bot": bot, "manifest": manifest,
                         "token": token,
                         "seed": secrets.randbits(62) if seed is None else seed, **extra})
@@ -117,28 +174,59 @@ def leave_log(redis: Any, job: Job, log_path: Path) -> None:
 # ---------------------------------------------------------------------------------------
 @dataclass
 class SeatQueue:
-    """A tournament run's job stream: `curia league worker` processes play its seats."""
+    """A tournament run's job stream: `curia league worker` processes play its seats.
+    Entered: the earlier incarnations of `folder`'s run (and runs whose lease expired)
+    forgotten, this one listed with its lease, renewed in a thread until exit."""
 
     redis: Any
     hide: tuple[str, ...]
+    #: the run folder (what makes a resume the same run)
+    folder: str = ""
+    #: the games' time for a decision (workers take a dead worker's seats well within it)
+    decision_ms: int = 0
     run: str = field(default_factory=lambda: secrets.token_hex(6))
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _renewer: threading.Thread | None = None
 
     def __enter__(self) -> SeatQueue:
-        self.redis.sadd(ARENA_RUNS_KEY, self.run)
+        folders = {text(run): text(folder)
+                   for run, folder in self.redis.hgetall(RUN_FOLDERS_KEY).items()}
+        for run in folders:
+            if folders[run] == self.folder:
+                forget_run(self.redis, run)  # an earlier incarnation (killed): stale seats
+        live_runs(self.redis)  # (forgets the runs whose arena died)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(arena_lease_key(self.run), self._lease(), px=LEASE_MS)
+            pipe.hset(RUN_FOLDERS_KEY, self.run, self.folder)
+            pipe.sadd(ARENA_RUNS_KEY, self.run)
+            pipe.execute()
+        self._renewer = threading.Thread(target=self._renew, name="seat-queue-lease",
+                                         daemon=True)
+        self._renewer.start()
         return self
 
+    def _lease(self) -> str:
+        return json.dumps({"folder": self.folder, "decision_ms": self.decision_ms})
+
+    def _renew(self) -> None:
+        while not self._stop.wait(LEASE_RENEW_S):
+            try:
+                self.redis.set(arena_lease_key(self.run), self._lease(), px=LEASE_MS)
+            except Exception:  # Redis away a moment: the next renewal may succeed
+                continue
+
     def __exit__(self, *exc: object) -> None:
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.srem(ARENA_RUNS_KEY, self.run)
-            pipe.delete(arena_jobs_key(self.run), arena_taken_key(self.run),
-                        arena_logs_key(self.run))
-            pipe.execute()
+        self._stop.set()
+        if self._renewer is not None:
+            self._renewer.join(timeout=5)
+        forget_run(self.redis, self.run)
 
     def launch(self, manifest: BotManifest, *, game_id: str, seat: int, token: str,
                seed: int, log_path: Path) -> QueuedSeat:
         queue_job(self.redis, arena_jobs_key(self.run), game_id, seat, manifest.name,
                   str(manifest.path.resolve()), token, seed, hide=json.dumps(self.hide),
-                  logs_key=arena_logs_key(self.run), taken_key=arena_taken_key(self.run))
+                  logs_key=arena_logs_key(self.run), taken_key=arena_taken_key(self.run),
+                  run=self.run, decision_ms=str(self.decision_ms))
         return QueuedSeat(self, manifest, game_id, seat, log_path)
 
 

@@ -216,7 +216,9 @@ def own_operator(server: str | None, output: Path) -> Iterator[str | None]:
 def seat_workers(count: int | None, tournament: Tournament, redis_url: str | None,
                  out: TextIO) -> Iterator[None]:
     """With `count` (--workers): the tournament's seats queued for workers
-    (arena.seat_jobs), `count` of them started here for the duration."""
+    (arena.seat_jobs), `count` of them started here for the duration (each ends when this
+    process dies, even of kill -9: a parent-death signal). Each run of the folder is an
+    incarnation of its own: the seats an earlier, killed one left are deleted first."""
     if count is None:
         yield
         return
@@ -228,7 +230,8 @@ def seat_workers(count: int | None, tournament: Tournament, redis_url: str | Non
     redis = Redis.from_url(redis_url)
     hide = (str(tournament.output), str(tournament.key_path))
     slots = max(1, -(-config.concurrency * config.seats // max(count, 1)))
-    with SeatQueue(redis, hide) as queue:
+    with SeatQueue(redis, hide, folder=str(tournament.output),
+                   decision_ms=config.decision_ms) as queue:
         tournament.seat_queue = queue
         workers = [start_worker(redis_url, tournament.server,
                                 tournament.output / "worker-logs" / f"w{i}", slots,

@@ -121,6 +121,7 @@ def add_league(subparsers: Any) -> None:
     worker.add_argument("--build-network", action="store_true",
                         help="let hosted bots' builds (run in their sandbox) reach the "
                              "network, through slirp4netns: not this host's loopback")
+    worker.add_argument("--parent-pid", type=int, help=argparse.SUPPRESS)  # start_worker
     demo = actions.add_parser(
         "demo", help="a whole league on this machine, the shipped bots as remote processes",
         description="Start an embedded Redis and service with a league, register the "
@@ -295,22 +296,57 @@ def _run_list(args: argparse.Namespace, leagues: Leagues) -> int:
     return 0
 
 
+#: Seconds a process has, after SIGTERM, to stop in order before SIGALRM ends it (its
+#: bots die with it: their sandbox's or shepherd's parent-death signal).
+STOP_WITHIN_S = 4
+
+
+def interrupt_on_term() -> None:
+    """SIGTERM raises KeyboardInterrupt in the main thread, as Ctrl-C does, whatever
+    SIGINT's inherited disposition (`nohup … &` leaves it ignored; re-sending SIGINT would
+    then do nothing); later ones are ignored while the process stops in order. (Raised,
+    not an Event set: a handler that sets an Event the main thread is waiting on can
+    deadlock on the Event's own lock.)"""
+    def interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(STOP_WITHIN_S)  # ends the process if stopping in order hangs
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
 def _run_agent(args: argparse.Namespace, leagues: Leagues) -> int:
+    interrupt_on_term()
     stop_agent, holder = start_agent(args.server, args.redis_url, ClientSecurity.from_env())
     print(f"league agent {holder} on {args.server}: Ctrl-C to stop", flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
     try:
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
         return 0
     finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # stopping in order: no second one
         stop_agent()
+
+
+def die_with_parent(parent: int | None) -> bool:
+    """Started by `start_worker`: SIGTERM when the process that started this one dies
+    (prctl PR_SET_PDEATHSIG, even of kill -9); False if it is already gone."""
+    if parent is None:
+        return True
+    from arena.contain import PR_SET_PDEATHSIG, prctl
+
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    return os.getppid() == parent
 
 
 def _run_worker(args: argparse.Namespace, leagues: Leagues) -> int:
     if args.slots < 1:
         args.parser.error("--slots must be at least 1")
+    interrupt_on_term()
+    if not die_with_parent(args.parent_pid):
+        return 0
     if args.sandbox == "required" and unavailable_reason() is not None:
         print(f"curia league worker: no sandbox on this host: {unavailable_reason()}",
               file=sys.stderr)
@@ -322,10 +358,8 @@ def _run_worker(args: argparse.Namespace, leagues: Leagues) -> int:
                         sandbox=args.sandbox, build_network=args.build_network)
         print(f"league worker {worker.name} on {args.server}, {args.slots} slots: "
               f"Ctrl-C to stop", flush=True)
-        stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
         with suppress(KeyboardInterrupt):
-            worker.run(stop)
+            worker.run(threading.Event())  # (ends with KeyboardInterrupt: Ctrl-C, SIGTERM)
     return 0
 
 
@@ -451,12 +485,14 @@ def start_worker(redis_url: str, target: str, logs: Path, slots: int = 4,
                  sandbox: str = "auto", build_network: bool = False
                  ) -> subprocess.Popen[bytes]:
     """A `curia league worker` process on this machine, in a session of its own (a
-    terminal's Ctrl-C is for its parent, which stops it in order); the Redis URL in its
-    environment (CURIA_REDIS_URL), never on its command line, and no operator
-    credential."""
+    terminal's Ctrl-C is for its parent, which stops it in order) that ends when this
+    process dies (--parent-pid: a parent-death signal, set by the worker; this is called
+    from the main thread, whose end the kernel watches); the Redis URL in its environment
+    (CURIA_REDIS_URL), never on its command line, and no operator credential."""
     return subprocess.Popen(
         [sys.executable, "-m", "curia", "league", "worker", "--server", target,
          "--slots", str(slots), "--logs", str(logs), "--sandbox", sandbox,
+         "--parent-pid", str(os.getpid()),
          *(["--build-network"] if build_network else [])],
         env=child_environment(redis_url),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

@@ -9,16 +9,25 @@ process, in a thread of its own while the worker goes on), starts the bot for th
 the arena does (its own process, in the bubblewrap sandbox where the host has it, its
 limits, its log), and once the game is over stops the
 bot and acknowledges the job (XACK, XDEL). A worker renews its jobs every `RENEW_S` (an
-XCLAIM of its own: their idle time starts again); a job idle for `TAKEOVER_MS` (its
-worker died) is taken over by another worker (XAUTOCLAIM), which starts the bot again for
-the seat: the game goes on from where it is. A bot that exits before its game ends
-forfeits its seat. Results are the league agent's to record (exactly once): a worker only
-plays.
+XCLAIM of its own: their idle time starts again); a job idle for longer than its
+stream's takeover time (its worker died) is taken over by another worker (XAUTOCLAIM),
+which starts the bot again for the seat: the game goes on from where it is. The takeover
+time is `TAKEOVER_SHARE` of the stream's decision time (the league's, the tournament
+run's), at least `TAKEOVER_FLOOR_MS`: a seat is taken over before its decision clock runs
+out. A worker adopts a dead worker's jobs whether or not it has a free slot (its slots
+bound only the new jobs it reads). A bot that exits before its game ends forfeits its
+seat. Results are the league agent's to record (exactly once): a worker only plays.
+
+Every `HEARTBEAT_S` a worker publishes its heartbeat: its name in the ZSET
+`WORKERS_KEY` (score: the time, unix ms) and the HASH `worker_key(name)` (`slots`,
+`free`, `ms`; it expires after a few heartbeats), for a matchmaker to know which live
+workers have room. A worker that stops removes both.
 
 A tournament run with workers (`curia arena run --workers N`, arena/seat_jobs.py) queues
 its seats the same way, on its run's stream: a worker takes those too, notes which seats
 it took, hides the tournament's results folder and deal key from its bots, and leaves
-each bot's log in Redis for the tournament once the game is over.
+each bot's log in Redis for the tournament once the game is over. It takes no job of a
+run that is not live (its lease expired: its arena died), and drops those it plays.
 """
 
 from __future__ import annotations
@@ -41,9 +50,9 @@ from redis.exceptions import RedisError, ResponseError
 from arena.config import BotManifest, ConfigError
 from arena.launcher import BotProcess, Launcher
 from arena.runner import resign
-from arena.seat_jobs import ARENA_RUNS_KEY, Job, arena_jobs_key, leave_log, queue_job
+from arena.seat_jobs import Job, arena_jobs_key, leave_log, live_runs, queue_job
 from curia.v1 import game_service_pb2 as pb
-from league.registry import Leagues
+from league.registry import LeagueError, Leagues
 from service.client import CuriaClient
 from service.leagues import league_key, text
 
@@ -55,11 +64,23 @@ JOBS = Gauge("curia_league_jobs", "Hosted bots' seats queued or being played, al
 SEATS_PLAYING = Gauge("curia_league_worker_seats", "Seats this worker is playing.")
 
 GROUP = "workers"
-#: A job not renewed for this long is taken over by another worker.
-TAKEOVER_MS = 20_000
-#: Seconds between renewals of a worker's jobs, and between looks at its games.
-RENEW_S = 5.0
+#: A job not renewed for TAKEOVER_SHARE of its stream's decision time (at least
+#: TAKEOVER_FLOOR_MS; TAKEOVER_MS where the stream says none) is taken over by another
+#: worker.
+TAKEOVER_SHARE = 0.3
+TAKEOVER_FLOOR_MS = 3_000
+TAKEOVER_MS = 5_000
+#: Seconds between renewals of a worker's jobs (and its heartbeats), and between looks at
+#: its games.
+RENEW_S = 1.0
+HEARTBEAT_S = 1.0
 LOOK_S = 0.5
+#: Dead workers' jobs a worker adopts at a look, beyond its free slots.
+ADOPT_AT_ONCE = 16
+#: The live workers: a ZSET, member the worker's name, score its last heartbeat (unix ms).
+WORKERS_KEY = "curia:workers"
+#: Seconds a worker's hash (worker_key) outlives its last heartbeat.
+WORKER_TTL_S = 5
 #: Seconds a bot has, once its game is over, to see the end and exit by itself.
 EXIT_GRACE_S = 5.0
 #: Seconds after a failed build before a worker tries that bot's build again.
@@ -70,11 +91,30 @@ def jobs_key(league: str) -> str:
     return league_key(league, "jobs")
 
 
+def worker_key(name: str) -> str:
+    """A worker's HASH: `slots`, `free` (slots not playing) and `ms` (its last heartbeat,
+    unix ms)."""
+    return f"curia:worker:{name}"
+
+
+def takeover_ms(decision_ms: int) -> int:
+    """How long a job of a stream whose games give `decision_ms` for a decision may go
+    without renewal before another worker takes it over."""
+    if decision_ms <= 0:
+        return TAKEOVER_MS
+    return max(TAKEOVER_FLOOR_MS, int(decision_ms * TAKEOVER_SHARE))
+
+
 def queue_league_job(redis: Any, league: str, game_id: str, seat: int, bot: str,
-                     manifest: str, token: str) -> None:
+                     manifest: str, token: str, decision_ms: int = 0) -> None:
     """Add a hosted bot's seat to the league's jobs (called by the matchmaker, in its
-    transaction's pipeline or on a client)."""
-    queue_job(redis, jobs_key(league), game_id, seat, bot, manifest, token)
+    transaction's pipeline or on a client); `decision_ms`: its game's (workers take the
+    league's own otherwise)."""
+    if decision_ms > 0:
+        queue_job(redis, jobs_key(league), game_id, seat, bot, manifest, token,
+                  decision_ms=str(decision_ms))
+    else:
+        queue_job(redis, jobs_key(league), game_id, seat, bot, manifest, token)
 
 
 class BotBuilds:
@@ -133,12 +173,14 @@ class Worker:
     sandbox: str = "auto"
     #: whether hosted bots' builds may reach the network (--build-network)
     build_network: bool = False
-    takeover_ms: int = TAKEOVER_MS
+    #: the takeover time of every stream (default: each stream's own, `takeover_ms`)
+    takeover_ms: int | None = None
     running: dict[str, Running] = field(default_factory=dict)
     #: jobs taken whose bot is being built
     building: dict[str, Job] = field(default_factory=dict)
     builds: BotBuilds = field(default_factory=BotBuilds)
     renewed: float = 0.0
+    beaten: float = 0.0
 
     def run(self, stop: threading.Event) -> None:
         self.logs.mkdir(parents=True, exist_ok=True)
@@ -151,49 +193,105 @@ class Worker:
                 stop.wait(LOOK_S)
         finally:
             for running in list(self.running.values()):
+                running.bot.terminate()  # (all at once: a worker stops within seconds)
+            for running in list(self.running.values()):
                 self._stop(running)  # not acknowledged: another worker takes them over
             self.builds.close()
+            with contextlib.suppress(RedisError):
+                self.redis.zrem(WORKERS_KEY, self.name)
+                self.redis.delete(worker_key(self.name))
 
     def work_once(self) -> None:
+        self.heartbeat()  # (first: a service away a moment does not make it look dead)
         self.finish_ended()
+        streams = self.streams()
+        self.drop_dead_runs({key for key, _ in streams})
         for job in list(self.building.values()):
             self.start(job)
         if time.monotonic() - self.renewed >= RENEW_S:
             self.renew()
-        streams = self.streams()
-        JOBS.set(sum(self.redis.xlen(key) for key in streams))
+        JOBS.set(sum(self.redis.xlen(key) for key, _ in streams))
         SEATS_PLAYING.set(len(self.running))
-        for key in streams:
-            free = self.slots - len(self.running) - len(self.building)
-            if free <= 0:
+        for key, decision_ms in streams:  # a dead worker's jobs: whatever the free slots
+            for job in self.adopt(key, decision_ms):
+                self.start(job)
+        for key, _ in streams:
+            if self.free() <= 0:
                 break
-            for job in self.take(key, free):
+            for job in self.take(key, self.free()):
                 self.start(job)
 
-    def streams(self) -> list[str]:
-        """Every job stream: each league's, then each tournament run's."""
-        runs = sorted(text(run) for run in self.redis.smembers(ARENA_RUNS_KEY))
-        return ([jobs_key(league) for league in Leagues(self.redis).names()]
-                + [arena_jobs_key(run) for run in runs])
+    def free(self) -> int:
+        return self.slots - len(self.running) - len(self.building)
 
-    def take(self, key: str, count: int) -> list[Job]:
-        """Jobs of dead workers first, then new ones; none from a stream that does not
-        exist (a league's before its first job, a tournament run's once the run has
-        deleted it: creating the group with MKSTREAM would bring that stream back)."""
+    def heartbeat(self, force: bool = False) -> None:
+        """This worker's heartbeat (WORKERS_KEY, worker_key): alive, with room or not."""
+        if not force and time.monotonic() - self.beaten < HEARTBEAT_S:
+            return
+        self.beaten = time.monotonic()
+        now = int(time.time() * 1000)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(WORKERS_KEY, {self.name: now})
+            pipe.hset(worker_key(self.name), mapping={
+                "slots": self.slots, "free": max(0, self.free()), "ms": now})
+            pipe.expire(worker_key(self.name), WORKER_TTL_S)
+            pipe.execute()
+
+    def streams(self) -> list[tuple[str, int]]:
+        """Every job stream with its games' decision time (ms): each league's, then each
+        live tournament run's (the keys of runs whose arena died are deleted)."""
+        leagues = Leagues(self.redis)
+        found = []
+        for league in leagues.names():
+            try:
+                decision_ms = leagues.settings(league).decision_ms
+            except (LeagueError, KeyError, ValueError):
+                decision_ms = 0
+            found.append((jobs_key(league), decision_ms))
+        return found + [(arena_jobs_key(run), decision_ms)
+                        for run, decision_ms in live_runs(self.redis).items()]
+
+    def drop_dead_runs(self, streams: set[str]) -> None:
+        """Stop playing (and forget) the seats of tournament runs that are not live."""
+        for entry, running in list(self.running.items()):
+            if running.job.run and running.job.stream not in streams:
+                log.info("worker %s: run %s is over: seat %d of game %s dropped", self.name,
+                         running.job.run, running.job.seat, running.job.game_id)
+                self._stop(running)
+                del self.running[entry]
+        for entry, job in list(self.building.items()):
+            if job.run and job.stream not in streams:
+                del self.building[entry]
+
+    def _group(self, key: str) -> None:
         with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists; or no stream
             self.redis.xgroup_create(key, GROUP, id="0")
+
+    def adopt(self, key: str, decision_ms: int) -> list[Job]:
+        """The jobs of dead workers (idle past the stream's takeover time), taken over;
+        none from a stream that does not exist (a league's before its first job, a
+        tournament run's once the run has deleted it: creating the group with MKSTREAM
+        would bring that stream back)."""
+        self._group(key)
+        idle = self.takeover_ms if self.takeover_ms is not None else takeover_ms(decision_ms)
         try:
-            claimed = self.redis.xautoclaim(key, GROUP, self.name, self.takeover_ms, "0-0",
-                                            count=count)[1]
-            jobs = [Job.from_entry(key, entry, fields) for entry, fields in claimed if fields]
-            if len(jobs) < count:
-                found = self.redis.xreadgroup(GROUP, self.name, {key: ">"},
-                                              count=count - len(jobs))
-                jobs += [Job.from_entry(key, entry, fields)
-                         for _, rows in found or [] for entry, fields in rows]
+            claimed = self.redis.xautoclaim(key, GROUP, self.name, idle, "0-0",
+                                            count=ADOPT_AT_ONCE)[1]
         except ResponseError:  # NOGROUP: the stream is gone (or not there yet)
             return []
-        return jobs
+        mine = set(self.running) | set(self.building)
+        return [Job.from_entry(key, entry, fields) for entry, fields in claimed
+                if fields and text(entry) not in mine]
+
+    def take(self, key: str, count: int) -> list[Job]:
+        """Up to `count` new jobs of the stream."""
+        self._group(key)
+        try:
+            found = self.redis.xreadgroup(GROUP, self.name, {key: ">"}, count=count)
+        except ResponseError:  # NOGROUP: the stream is gone (or not there yet)
+            return []
+        return [Job.from_entry(key, entry, fields)
+                for _, rows in found or [] for entry, fields in rows]
 
     def start(self, job: Job) -> None:
         """Start the bot for the job's seat once it is built (a job whose game is over is
@@ -265,7 +363,8 @@ class Worker:
         for job in jobs:
             by_stream.setdefault(job.stream, []).append(job.entry)
         for key, entries in by_stream.items():
-            self.redis.xclaim(key, GROUP, self.name, 0, entries, justid=True)
+            with contextlib.suppress(ResponseError):  # NOGROUP: its run deleted it
+                self.redis.xclaim(key, GROUP, self.name, 0, entries, justid=True)
 
     def _over(self, job: Job) -> bool:
         return bool(self.client.view(job.game_id).status == pb.GAME_STATUS_FINISHED)

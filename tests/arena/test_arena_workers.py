@@ -9,11 +9,21 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from redis import Redis
 
-from arena.seat_jobs import ARENA_RUNS_KEY
+from arena.seat_jobs import (
+    ARENA_RUNS_KEY,
+    RUN_FOLDERS_KEY,
+    SeatQueue,
+    arena_jobs_key,
+    arena_lease_key,
+    queue_job,
+)
+from league.worker import WORKERS_KEY, Worker, takeover_ms, worker_key
+from service.leagues import text
 from tests.service.conftest import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
@@ -21,9 +31,11 @@ BOTS = [REPO / "bots" / "greedy_bot" / "bot.toml", REPO / "bots" / "random_bot" 
         REPO / "bots" / "python_stdio" / "bot.toml"]
 
 
-def tournament_file(folder: Path) -> Path:
-    """Three bots (two on gRPC, one stdio), round-robin of two-seat Leges: 6 games."""
-    bots = "".join(f'\n[[bots]]\nmanifest = "{path}"\n' for path in BOTS)
+def tournament_file(folder: Path, manifests: list[Path] = BOTS, rounds: int = 1,
+                    clock: str = "decision_ms = 5000\nbank_ms = 60000") -> Path:
+    """Three bots (by default two on gRPC, one stdio), round-robin of two-seat Leges: 6
+    games a round."""
+    bots = "".join(f'\n[[bots]]\nmanifest = "{path}"\n' for path in manifests)
     path = folder / "tournament.toml"
     path.write_text(f"""[tournament]
 name = "workers"
@@ -31,14 +43,13 @@ game = "leges"
 variant = "standard"
 seats = 2
 format = "round-robin"
-rounds = 1
+rounds = {rounds}
 seed = 11
 concurrency = 2
 output = "{folder / 'run'}"
 
 [time]
-decision_ms = 5000
-bank_ms = 60000
+{clock}
 {bots}""")
     return path
 
@@ -70,9 +81,7 @@ def test_a_tournament_with_workers_started_by_the_arena(tmp_path: Path) -> None:
     run = tmp_path / "run"
     assert_played_by_workers(run)
     assert sorted(p.name for p in (run / "worker-logs").iterdir()) == ["w0", "w1"]
-    found = subprocess.run(["pgrep", "-f", f"--logs {run / 'worker-logs'}"],
-                           capture_output=True, text=True)
-    assert not found.stdout.strip(), "the workers stopped with the tournament"
+    assert not worker_pids(run), "the workers stopped with the tournament"
 
 
 @pytest.fixture
@@ -110,3 +119,92 @@ def test_workers_without_the_store_are_refused_in_one_line(
     assert done.returncode == 1
     assert "--workers with --server needs --redis-url" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- faults: a killed arena, a killed worker ------------------------------------------------
+def results_of(run: Path) -> list[dict[str, Any]]:
+    path = run / "results.jsonl"
+    return ([json.loads(line) for line in path.read_text().splitlines()]
+            if path.exists() else [])
+
+
+def worker_pids(run: Path, worker: str = "") -> list[int]:
+    """The `curia league worker` processes of the run (those of its worker `worker`)."""
+    logs = f"--logs {run / 'worker-logs' / worker}"
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if entry.name.isdigit() and " league worker " in command and logs in command:
+            found.append(int(entry.name))
+    return found
+
+
+def start_arena(config: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "curia", "arena", "run", str(config),
+                             "--no-progress", "--workers", "2", *extra], cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def test_an_arena_killed_mid_run_resumes_complete_and_its_workers_die_with_it(
+        tmp_path: Path) -> None:
+    """kill -9 of `curia arena run --workers 2` after each new result, three times: its
+    workers end with it, and each resume (the killed run's stream and listing kept in its
+    redis/) takes no stale seat: the run completes, every game once."""
+    config, run = tournament_file(tmp_path), tmp_path / "run"
+    for _ in range(3):
+        before = len(results_of(run))
+        process = start_arena(config, "--keep-redis")
+        wait_until(lambda: len(results_of(run)) > before or process.poll() is not None,  # noqa: B023
+                   120, message="a new result")
+        assert process.poll() is None, process.communicate()[1][-3000:]
+        wait_until(lambda: len(worker_pids(run)) == 2, 30, message="both workers up")
+        process.kill()
+        process.wait()
+        wait_until(lambda: not worker_pids(run), 5, message="the workers to die with it")
+    done = arena(config, "--workers", "2")
+    assert done.returncode == 0, done.stderr[-3000:]
+    indexes = [result["index"] for result in results_of(run)]
+    assert sorted(indexes) == list(range(6)), indexes  # each game exactly once
+    assert not worker_pids(run)
+
+
+def test_a_run_forgets_its_killed_incarnations_and_workers_skip_dead_runs(
+        redis_url: str, tmp_path: Path) -> None:
+    """The keys a resume of the same folder meets (a killed incarnation's stream and
+    listing) are deleted before it queues a seat; a run whose lease expired (its arena
+    died) offers no job to a worker; a worker's heartbeat is where a matchmaker reads it."""
+    redis = Redis.from_url(redis_url)
+
+    def killed(folder: Path) -> SeatQueue:  # entered, then dead: no renewal, no exit
+        queue = SeatQueue(redis, (), folder=str(folder), decision_ms=10_000).__enter__()
+        queue._stop.set()
+        queue_job(redis, arena_jobs_key(queue.run), "game", 0, "bot", "bot.toml", "token",
+                  1, run=queue.run)
+        return queue
+
+    earlier, elsewhere = killed(tmp_path / "run"), killed(tmp_path / "other")
+    redis.delete(arena_lease_key(elsewhere.run))  # its lease expired
+    worker = Worker(redis, None, "", 2, tmp_path / "logs")  # type: ignore[arg-type]
+    with SeatQueue(redis, (), folder=str(tmp_path / "run"), decision_ms=10_000) as resumed:
+        assert not redis.exists(arena_jobs_key(earlier.run))
+        assert {text(run) for run in redis.smembers(ARENA_RUNS_KEY)} >= {resumed.run}
+        assert earlier.run.encode() not in redis.smembers(ARENA_RUNS_KEY)
+        streams = dict(worker.streams())
+        assert streams.get(arena_jobs_key(resumed.run)) == 10_000
+        assert arena_jobs_key(elsewhere.run) not in streams  # not live: not offered
+        assert not redis.exists(arena_jobs_key(elsewhere.run))  # and forgotten
+        assert takeover_ms(10_000) < 10_000 // 2 and takeover_ms(1_000) >= 3_000
+    assert not redis.smembers(ARENA_RUNS_KEY) and not redis.hgetall(RUN_FOLDERS_KEY)
+    worker.heartbeat(force=True)
+    try:
+        beat = {text(k): int(v) for k, v in redis.hgetall(worker_key(worker.name)).items()}
+        assert beat["slots"] == beat["free"] == 2
+        assert redis.zscore(WORKERS_KEY, worker.name) == beat["ms"]
+        assert 0 < redis.ttl(worker_key(worker.name)) <= 10
+    finally:
+        redis.zrem(WORKERS_KEY, worker.name)
+        redis.delete(worker_key(worker.name))
+        redis.close()

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.service.conftest import wait_until
+
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"
 INTERRUPTED = 130
@@ -155,3 +157,60 @@ def test_ctrl_c_before_the_first_game_is_one_line(tmp_path: Path) -> None:
     assert run.returncode == INTERRUPTED, err
     assert "Traceback" not in out + err
     assert err.strip().splitlines()[-1] == "stopped before any game was played"
+
+
+# -- SIGTERM ends every long-running command, whatever SIGINT's inherited disposition ----
+def start_ignoring_sigint(argv: list[str], log: Path, **env: str) -> subprocess.Popen[bytes]:
+    """`argv` started as `nohup … &` leaves it: SIGINT ignored (by its shell, not by a
+    preexec_fn)."""
+    with log.open("wb") as out:
+        return subprocess.Popen(["sh", "-c", 'trap "" INT; exec "$@"', "sh", *argv],
+                                cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, **env})
+
+
+def assert_ends_within_5_s_of_sigterm(process: subprocess.Popen[bytes], log: Path,
+                                      ready: str) -> None:
+    wait_until(lambda: ready in log.read_text() or process.poll() is not None, 60,
+               message=f"{ready!r} in the output")
+    assert process.poll() is None, log.read_text()
+    process.send_signal(signal.SIGTERM)
+    try:
+        wait_until(lambda: process.poll() is not None, 5, message="the end after SIGTERM")
+    finally:
+        process.kill()
+        process.wait()
+
+
+CURIA = [sys.executable, "-m", "curia"]
+
+
+def test_curia_serve_ends_on_sigterm(tmp_path: Path) -> None:
+    process = start_ignoring_sigint(
+        [*CURIA, "serve", "--port", "0", "--data-dir", str(tmp_path / "redis")],
+        tmp_path / "log")
+    assert_ends_within_5_s_of_sigterm(process, tmp_path / "log", "curia serving on port")
+
+
+def test_league_agent_and_worker_end_on_sigterm(tmp_path: Path, redis_url: str,
+                                                server: str) -> None:
+    for name, argv, ready in (
+            ("agent", ["run"], "league agent"),
+            ("worker", ["worker", "--logs", str(tmp_path / "logs")], "league worker")):
+        log = tmp_path / name
+        process = start_ignoring_sigint([*CURIA, "league", *argv, "--server", server], log,
+                                        CURIA_REDIS_URL=redis_url)
+        assert_ends_within_5_s_of_sigterm(process, log, ready)
+
+
+def test_an_arena_with_workers_ends_on_sigterm(tmp_path: Path) -> None:
+    config = config_file(tmp_path)
+    log = tmp_path / "log"
+    process = start_ignoring_sigint([*CURIA, "arena", "run", str(config), "--no-progress",
+                                     "--workers", "2"], log)
+    wait_until(lambda: (tmp_path / "out" / "results.jsonl").exists()
+               or process.poll() is not None, 120, message="a result")
+    workers = [pid for pid in descendants(process.pid) if " league worker " in command_of(pid)]
+    assert len(workers) == 2
+    assert_ends_within_5_s_of_sigterm(process, log, "workers: 2 here")
+    wait_until(lambda: not any(alive(pid) for pid in workers), 5, message="no worker left")
