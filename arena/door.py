@@ -161,6 +161,9 @@ def settled(awaitable: Any) -> Any:
     raise RuntimeError("the call's status is not known yet")
 
 
+#: Seconds between two looks at whether a bot's stream is over (`cancel_when_done`).
+CANCEL_LOOK_S = 0.25
+
 class FirstStatus:
     """The first status a call ends with, as grpc.aio announces it to done-callbacks."""
 
@@ -172,6 +175,17 @@ class FirstStatus:
         with contextlib.suppress(Exception):
             self.status = (settled(call.code()), settled(call.details()) or "",
                            tuple(settled(call.trailing_metadata()) or ()))
+
+
+async def cancel_when_done(context: grpc.aio.ServicerContext, call: Any) -> None:
+    """Cancel the upstream `call` once the bot's end of a stream is over (cancelled, its
+    deadline passed, gone), looked at every CANCEL_LOOK_S: grpc may tell a handler that
+    waits on a quiet upstream stream only at its next write, which may never come."""
+    while not call.done():
+        if context.done() or context.cancelled():
+            call.cancel()
+            return
+        await asyncio.sleep(CANCEL_LOOK_S)
 
 
 async def service_status(call: Any, first: FirstStatus | None = None) -> Status:
@@ -299,6 +313,7 @@ class ServiceDoor(LoopThread):
                             context: grpc.aio.ServicerContext) -> bytes | None:
         """An allowed unary call (GetView, SubmitDecision, ...), relayed."""
         call = self._upstream(method, "unary_unary", request, context)
+        context.add_done_callback(lambda _: call.cancel())  # as in _relay
         response: bytes | None = None
         try:
             with contextlib.suppress(grpc.aio.AioRpcError):  # its status, read below
@@ -325,8 +340,13 @@ class ServiceDoor(LoopThread):
                           context)
 
     async def _relay(self, call: Any, context: grpc.aio.ServicerContext) -> None:
-        """The service's replies to the bot, then the service's end of the call."""
+        """The service's replies to the bot, then the service's end of the call. The bot's
+        end of the call (a cancel, its deadline, its going away) cancels the upstream call
+        at once, from grpc's own callback: a handler waiting on a quiet stream may hear of
+        the cancel only at its next write."""
         first = FirstStatus(call)
+        context.add_done_callback(lambda _: call.cancel())
+        watcher = asyncio.get_running_loop().create_task(cancel_when_done(context, call))
         try:
             initial = forwardable(await call.initial_metadata())
             if initial:
@@ -336,6 +356,7 @@ class ServiceDoor(LoopThread):
                     await context.write(message)
             await end_as_the_service_did(call, context, first)
         finally:  # the bot cancelled (or went away): so does the upstream call
+            watcher.cancel()
             if not call.done():
                 call.cancel()
 

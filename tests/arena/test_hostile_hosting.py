@@ -37,6 +37,7 @@ def tournament(folder: Path, bots: list[Path], head: str = "") -> Path:
     path.write_text(f'[tournament]\nname = "t"\ngame = "leges"\nseats = 2\n'
                     f'format = "gauntlet"\nchallenger = "random"\nconcurrency = 2\n'
                     f'output = "{folder / "out"}"\n{head}\n[time]\ndecision_ms = 10000\n'
+                    f'startup_ms = 120000\n'
                     f'[[bots]]\nmanifest = "{RANDOM}"\n{body}')
     return path
 
