@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import IO
 
 from arena.config import BotManifest, ConfigError
-from arena.limits import MIB, Limits
+from arena.limits import MIB, Limits, ended_with_parent
 from arena.sandbox import (
     Layout,
     ProcessCap,
@@ -260,8 +260,9 @@ class SlirpNetwork:
     def start(cls) -> SlirpNetwork:
         """The namespace and its network, up; OSError if either cannot be made."""
         user = [] if os.geteuid() == 0 else ["--user", "--map-root-user"]
-        holder = subprocess.Popen([tool("unshare"), *user, "--net", "--", "/bin/sh", "-c",
-                                   "read line"], stdin=subprocess.PIPE,
+        holder = subprocess.Popen(ended_with_parent(  # gone with the arena, even kill -9
+            [tool("unshare"), *user, "--net", "--", "/bin/sh", "-c", "read line"]),
+                                  stdin=subprocess.PIPE,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         network = cls(holder)
         try:
@@ -317,9 +318,9 @@ def slirp_once(pid: int) -> subprocess.Popen[bytes]:
     ready_read, ready_write = os.pipe()
     with tempfile.TemporaryFile() as said:
         try:
-            network = subprocess.Popen(
+            network = subprocess.Popen(ended_with_parent(  # gone with the arena, kill -9 too
                 [tool("slirp4netns"), "--configure", "--mtu=65520", "--disable-host-loopback",
-                 *userns, "--ready-fd", str(ready_write), str(pid), "tap0"],
+                 *userns, "--ready-fd", str(ready_write), str(pid), "tap0"]),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=said,
                 pass_fds=(ready_write,))
         finally:
