@@ -32,6 +32,7 @@ from curia.credentials import (
 )
 from curia.league_cli import start_worker
 from curia.remote import service_and_store, service_endpoint, web_host
+from curia.stopping import arm_stop_backstop
 from service.server import LOOPBACK, redact_url
 
 #: The embedded Redis's data in a run folder (removed once the tournament is complete).
@@ -134,6 +135,8 @@ def stop_on_signals(tournament: Tournament, resume: str) -> Iterator[None]:
     def first(signum: int, frame: object) -> None:
         if tournament.stopped:
             os._exit(INTERRUPTED)  # the bots and the embedded Redis die with this process
+        if signum == signal.SIGTERM:
+            arm_stop_backstop()  # a service manager's stop is bounded, even if one hangs
         flying = tournament.interrupt()
         line = (f"\nstopping: {flying} game{'' if flying == 1 else 's'} in flight "
                 f"{'is' if flying == 1 else 'are'} discarded and will be replayed on resume "

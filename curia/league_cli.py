@@ -39,6 +39,7 @@ from curia.credentials import (
     own_operator_credential,
     warn_password_on_command_line,
 )
+from curia.stopping import arm_stop_backstop
 from league.agent import start_agent
 from league.ladder import ladder, ladder_json, ladder_text
 from league.registry import LeagueError, Leagues, LeagueSettings
@@ -296,11 +297,6 @@ def _run_list(args: argparse.Namespace, leagues: Leagues) -> int:
     return 0
 
 
-#: Seconds a process has, after SIGTERM, to stop in order before SIGALRM ends it (its
-#: bots die with it: their sandbox's or shepherd's parent-death signal).
-STOP_WITHIN_S = 4
-
-
 def interrupt_on_term() -> None:
     """SIGTERM raises KeyboardInterrupt in the main thread, as Ctrl-C does, whatever
     SIGINT's inherited disposition (`nohup … &` leaves it ignored; re-sending SIGINT would
@@ -309,8 +305,7 @@ def interrupt_on_term() -> None:
     deadlock on the Event's own lock.)"""
     def interrupt(signum: int, frame: object) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        signal.alarm(STOP_WITHIN_S)  # ends the process if stopping in order hangs
+        arm_stop_backstop()  # ends the process if stopping in order hangs
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)
