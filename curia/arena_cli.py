@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import shutil
@@ -12,7 +13,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -236,17 +238,60 @@ def seat_workers(count: int | None, tournament: Tournament, redis_url: str | Non
     with SeatQueue(redis, hide, folder=str(tournament.output),
                    decision_ms=config.decision_ms) as queue:
         tournament.seat_queue = queue
-        workers = [start_worker(redis_url, tournament.server,
-                                tournament.output / "worker-logs" / f"w{i}", slots,
-                                config.sandbox, config.build_network) for i in range(count)]
+        pool = WorkerPool([functools.partial(
+            start_worker, redis_url, tournament.server,
+            tournament.output / "worker-logs" / f"w{i}", slots, config.sandbox,
+            config.build_network) for i in range(count)], out)
         print(f"workers: {count} here ({slots} seats each)" if count else
               f"workers: seats queued in run {queue.run} for the workers on "
               f"{redact_url(redis_url)}", file=out, flush=True)
         try:
             yield
         finally:
-            stop_processes(workers)
+            pool.close()
             redis.close()
+
+
+class WorkerPool:
+    """The workers `curia arena run --workers N` starts, kept at N: one that dies while the
+    run goes on is started again (its seats are taken over meanwhile; with fewer workers
+    than the run's seats in flight, games would wait for ever on seats no worker has room
+    for). A thread of its own starts them all and lives as long as they do: a worker's
+    parent-death signal follows the thread that started it."""
+
+    #: Seconds between looks at the workers.
+    LOOK_S = 0.5
+
+    def __init__(self, starts: list[Callable[[], subprocess.Popen[bytes]]],
+                 out: TextIO) -> None:
+        self.starts, self.out = starts, out
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.stopping = threading.Event()
+        started = threading.Event()
+        self.thread = threading.Thread(target=self._supervise, args=(started,),
+                                       name="arena-workers", daemon=True)
+        self.thread.start()
+        started.wait()
+
+    def _supervise(self, started: threading.Event) -> None:
+        self.processes = [start() for start in self.starts]
+        started.set()
+        while not self.stopping.wait(self.LOOK_S):
+            for i, process in enumerate(self.processes):
+                if process.poll() is not None and not self.stopping.is_set():
+                    print(f"worker w{i} ended ({ended_how(process.returncode)}): started "
+                          "again", file=self.out, flush=True)
+                    self.processes[i] = self.starts[i]()
+        stop_processes(self.processes)
+
+    def close(self) -> None:
+        """Stop every worker (SIGTERM, SIGKILL after a grace)."""
+        self.stopping.set()
+        self.thread.join()
+
+
+def ended_how(returncode: int) -> str:
+    return f"signal {-returncode}" if returncode < 0 else f"exit code {returncode}"
 
 
 def stop_processes(processes: list[subprocess.Popen[bytes]], grace: float = 10.0) -> None:

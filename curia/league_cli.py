@@ -481,8 +481,8 @@ def start_worker(redis_url: str, target: str, logs: Path, slots: int = 4,
                  ) -> subprocess.Popen[bytes]:
     """A `curia league worker` process on this machine, in a session of its own (a
     terminal's Ctrl-C is for its parent, which stops it in order) that ends when this
-    process dies (--parent-pid: a parent-death signal, set by the worker; this is called
-    from the main thread, whose end the kernel watches); the Redis URL in its environment
+    process dies (--parent-pid: a parent-death signal, set by the worker: it follows the
+    thread that calls this, which must live as long as the worker should); the Redis URL in its environment
     (CURIA_REDIS_URL), never on its command line, and no operator credential."""
     return subprocess.Popen(
         [sys.executable, "-m", "curia", "league", "worker", "--server", target,

@@ -5,6 +5,8 @@ from it, as on other machines."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -29,6 +31,9 @@ from tests.service.conftest import wait_until
 REPO = Path(__file__).resolve().parents[2]
 BOTS = [REPO / "bots" / "greedy_bot" / "bot.toml", REPO / "bots" / "random_bot" / "bot.toml",
         REPO / "bots" / "python_stdio" / "bot.toml"]
+#: Bots whose every answer is a pure function of what they are asked: a bot restarted
+#: mid-game plays on as before, so a fault that the workers absorb changes no result.
+PURE = [Path(__file__).parent / "purebots" / f"{salt}.toml" for salt in "abc"]
 
 
 def tournament_file(folder: Path, manifests: list[Path] = BOTS, rounds: int = 1,
@@ -150,11 +155,11 @@ def start_arena(config: Path, *extra: str) -> subprocess.Popen[str]:
 
 def test_an_arena_killed_mid_run_resumes_complete_and_its_workers_die_with_it(
         tmp_path: Path) -> None:
-    """kill -9 of `curia arena run --workers 2` after each new result, three times: its
+    """kill -9 of `curia arena run --workers 2` after each new result, five times: its
     workers end with it, and each resume (the killed run's stream and listing kept in its
     redis/) takes no stale seat: the run completes, every game once."""
     config, run = tournament_file(tmp_path), tmp_path / "run"
-    for _ in range(3):
+    for _ in range(5):
         before = len(results_of(run))
         process = start_arena(config, "--keep-redis")
         wait_until(lambda: len(results_of(run)) > before or process.poll() is not None,  # noqa: B023
@@ -208,3 +213,48 @@ def test_a_run_forgets_its_killed_incarnations_and_workers_skip_dead_runs(
         redis.zrem(WORKERS_KEY, worker.name)
         redis.delete(worker_key(worker.name))
         redis.close()
+
+
+def rankings(run: Path) -> dict[int, Any]:
+    return {result["index"]: result["ranking"] for result in results_of(run)}
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_a_worker_killed_mid_game_changes_no_result(tmp_path: Path) -> None:
+    """The same tournament file and deal key, with and without a worker killed (SIGKILL)
+    while it plays a seat: its seats are taken over before their decision clock runs out
+    (by the other worker, beyond its free slots, or by the one the arena starts again),
+    and every game ends as in the run without the fault, none forfeited or void."""
+    key, clock = tmp_path / "deal.key", "decision_ms = 10000\nbank_ms = 0"
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "faulty").mkdir()
+    done = arena(tournament_file(tmp_path / "plain", PURE, clock=clock), "--workers", "2",
+                 "--deal-key", str(key))
+    assert done.returncode == 0, done.stderr[-3000:]
+    run = tmp_path / "faulty" / "run"
+    process = start_arena(tournament_file(tmp_path / "faulty", PURE, clock=clock),
+                          "--deal-key", str(key))
+    doomed = run / "worker-logs" / "w0"
+
+    def unfinished() -> list[str]:  # the seats of w0 whose game is not over
+        return [log.name for log in doomed.glob("*.log") if "game over" not in log.read_text()]
+
+    try:
+        wait_until(unfinished, 120, interval=0.02, message="worker w0 playing a seat")
+        (pid,) = [pid for pid in worker_pids(run, "w0") if parent_of(pid) == process.pid]
+        os.kill(pid, signal.SIGKILL)
+        killed = unfinished()
+        assert process.wait(timeout=300) == 0, process.communicate()[1][-3000:]
+    finally:
+        process.kill()
+        process.wait()
+    for name in killed:  # played to the end by a bot started again for the seat
+        assert any("game over" in log.read_text() for log in (doomed / name,
+                   run / "worker-logs" / "w1" / name) if log.exists()), name
+    assert not any(r.get("forfeits") or r.get("void") for r in results_of(run)), \
+        results_of(run)
+    assert len(results_of(run)) == 6
+    assert rankings(run) == rankings(tmp_path / "plain" / "run")
