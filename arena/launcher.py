@@ -112,6 +112,13 @@ class BotProcess:
     def exit_code(self) -> int | None:
         return self.process.poll()
 
+    def exited_cleanly(self) -> bool:
+        """Whether the bot has exited with code 0 (its own, not its sandbox's)."""
+        code = self.process.poll()
+        if code is not None and self.sandbox is not None:
+            code = sandbox_exit_code(code)
+        return code == 0
+
     def ended_reason(self) -> str:
         """Why a bot that exited before the end did: a limit it exceeded, or a crash."""
         code = self.process.returncode

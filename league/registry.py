@@ -217,20 +217,24 @@ class Leagues:
         pipe.execute()
 
     def void(self, league: str, game_id: str, reason: str) -> None:
-        """Take a finished game out of the ratings (it stays in the results, marked)."""
-        self.settings(league)
+        """Take a finished game out of the ratings (it stays in the results, marked), and
+        append the ladder that follows to the rating history, in one transaction (tried
+        again if the matchmaker appends a result meanwhile)."""
+        settings = self.settings(league)
         key = league_key(league, "results")
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.watch(key)  # the matchmaker may append a result meanwhile: then again
+
+        def mark(pipe: Any) -> None:
             rows = [json.loads(raw) for raw in pipe.lrange(key, 0, -1)]
             found = [i for i, row in enumerate(rows) if row["game_id"] == game_id]
             if not found:
                 raise LeagueError(f"league {league!r} has no result for game {game_id!r}")
             rows[found[0]]["void"] = reason or "voided by the operator"
+            entry = history_entry(settings, rows, game_id, voided=True)
             pipe.multi()
             pipe.lset(key, found[0], json.dumps(rows[found[0]]))
-            pipe.execute()
-        self.snapshot(self.settings(league), game_id, voided=True)
+            pipe.rpush(league_key(league, "history"), json.dumps(entry))
+
+        self.redis.transaction(mark, key)
 
     def snapshot(self, settings: LeagueSettings, game_id: str, voided: bool = False) -> None:
         """Append the ladder as it stands to the league's rating history: after the result

@@ -16,7 +16,9 @@ time is `TAKEOVER_SHARE` of the stream's decision time (the league's, the tourna
 run's), at least `TAKEOVER_FLOOR_MS`: a seat is taken over before its decision clock runs
 out. A worker adopts a dead worker's jobs whether or not it has a free slot (its slots
 bound only the new jobs it reads). A bot that exits before its game ends forfeits its
-seat. Results are the league agent's to record (exactly once): a worker only plays.
+seat; one that exits with code 0 (as a bot does that saw the end of a game a rollback of
+the store then un-ended) is first started again for it, `CLEAN_EXIT_RESTARTS` times.
+Results are the league agent's to record (exactly once): a worker only plays.
 
 Every `HEARTBEAT_S` a worker publishes its heartbeat: its name in the ZSET
 `WORKERS_KEY` (score: the time, unix ms) and the HASH `worker_key(name)` (`slots`,
@@ -75,6 +77,9 @@ TAKEOVER_MS = 5_000
 RENEW_S = 1.0
 HEARTBEAT_S = 1.0
 LOOK_S = 0.5
+#: Times a bot that exits with code 0 while its game is not over (one that saw the end of a
+#: game a rollback of the store un-ended) is started again for its seat before it forfeits.
+CLEAN_EXIT_RESTARTS = 2
 #: Dead workers' jobs a worker adopts at a look, beyond its free slots.
 ADOPT_AT_ONCE = 16
 #: The live workers: a ZSET, member the worker's name, score its last heartbeat (unix ms).
@@ -158,6 +163,8 @@ class Running:
     closing: contextlib.ExitStack
     #: when its game was first seen over (the bot then has EXIT_GRACE_S to exit)
     over_at: float = 0.0
+    #: times its bot was started again after exiting with code 0 before the end
+    restarts: int = 0
 
 
 @dataclass
@@ -345,6 +352,9 @@ class Worker:
             if not self._over(job):
                 if running.bot.exit_code() is None:
                     continue
+                if running.bot.exited_cleanly() and running.restarts < CLEAN_EXIT_RESTARTS:
+                    self._restart(entry, running)
+                    continue
                 self._resign(job, running.bot.ended_reason())
             elif running.bot.exit_code() is None:
                 running.over_at = running.over_at or time.monotonic()
@@ -354,6 +364,18 @@ class Worker:
             del self.running[entry]
             leave_log(self.redis, job, running.bot.log_path)
             self._done(job)
+
+    def _restart(self, entry: str, running: Running) -> None:
+        """Start the bot of a seat again: it exited with code 0 while its game is not over
+        (a rollback of the store un-ended the game whose end it saw; never a forfeit)."""
+        log.info("worker %s: %s exited before the end of game %s (a rollback?): started "
+                 "again for seat %d", self.name, running.job.bot, running.job.game_id,
+                 running.job.seat)
+        self._stop(running)
+        del self.running[entry]
+        self.start(running.job)
+        if entry in self.running:
+            self.running[entry].restarts = running.restarts + 1
 
     def renew(self) -> None:
         """Reset the idle time of this worker's jobs (so no other worker takes them)."""

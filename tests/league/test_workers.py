@@ -3,12 +3,15 @@ bots in their sandbox, a dead worker's games taken over, every result recorded o
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from league.agent import LeagueAgent
-from league.worker import GROUP, Worker, jobs_key
+from league.worker import CLEAN_EXIT_RESTARTS, GROUP, Worker, jobs_key
 from service.client import CuriaClient
 from tests.league.conftest import World, new_league
 from tests.service.conftest import wait_until
@@ -138,3 +141,30 @@ def test_a_hosted_bot_whose_build_fails_forfeits_its_seat(
     (forfeit,) = [score for score in view.result.scores if score.forfeited]
     assert "building broken failed (exit code 3)" in forfeit.forfeit_reason
     assert not world.redis.xlen(jobs_key(league.name))  # both jobs done
+
+
+QUITTER = "import sys\nsys.exit(0)\n"  # a gRPC bot that leaves at once, "cleanly"
+
+
+def test_a_bot_that_exits_cleanly_before_the_end_is_started_again_then_forfeits(
+        world: World, agent: LeagueAgent, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A hosted bot that exits with code 0 while its game is not over (as one does that
+    saw the end of a game a rollback of the store then un-ended) is started again for its
+    seat, `CLEAN_EXIT_RESTARTS` times; one that keeps doing so then forfeits."""
+    folder = tmp_path / "quitter"
+    folder.mkdir()
+    (folder / "bot.py").write_text(QUITTER)
+    (folder / "bot.toml").write_text('name = "quitter"\nlanguage = "python"\n'
+                                     'protocol = "grpc"\ncommand = ["{python}", "bot.py"]\n')
+    league = new_league(world, max_games=1, decision_ms=20_000)
+    world.leagues.add_bot(league.name, "quitter", manifest=str(folder / "bot.toml"))
+    world.leagues.add_bot(league.name, "random", manifest=RANDOM)
+    with caplog.at_level(logging.INFO, logger="curia.league.worker"):
+        play_with_a_worker(world, agent, league.name, 1, tmp_path / "logs")
+    (result,) = world.leagues.results(league.name)
+    quitter = result["seating"].index("quitter")
+    assert result["forfeits"] == [quitter]
+    assert "exited with code 0" in result["reasons"][str(quitter)]
+    again = [r for r in caplog.records if "started again" in r.getMessage()]
+    assert len(again) == CLEAN_EXIT_RESTARTS
