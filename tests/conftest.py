@@ -13,14 +13,21 @@ from __future__ import annotations
 import pytest
 from xdist.scheduler import LoadFileScheduling
 
+from tests.timing import TEST_TIMEOUT_S, patient
+
 SPREAD_OVER_WORKERS = frozenset({"tests/test_conformance.py"})
 #: Parts of the ids of the longest tests (20-60 s each): handed out first.
 LONGEST = ("ciceron-standard-5", "ciceron-standard-4", "ciceron-standard-3")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests of the modules split by test first (a stable sort: the rest
-    keep their order)."""
+    """Every test gets a timeout on the suite's time scale (pytest-timeout then stops a
+    stuck test and names it), unless it sets its own; the longest tests of the modules
+    split by test come first (a stable sort: the rest keep their order)."""
+    for item in items:
+        if item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(patient(TEST_TIMEOUT_S)))
+
     def rank(item: pytest.Item) -> int:
         if item.nodeid.split("::", 1)[0] not in SPREAD_OVER_WORKERS:
             return len(LONGEST)

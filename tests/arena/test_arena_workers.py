@@ -26,7 +26,7 @@ from arena.seat_jobs import (
 )
 from league.worker import WORKERS_KEY, Worker, takeover_ms, worker_key
 from service.leagues import text
-from tests.service.conftest import wait_until
+from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = [REPO / "bots" / "greedy_bot" / "bot.toml", REPO / "bots" / "random_bot" / "bot.toml",

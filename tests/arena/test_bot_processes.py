@@ -25,8 +25,9 @@ from arena.stdio_bridge import exit_reason, parse_answer, split_argv
 from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from tests.node_bots import node_bot_folder
-from tests.service.conftest import ServiceProcess, wait_until
+from tests.service.conftest import ServiceProcess
 from tests.service.gameplay import assert_contiguous, replay
+from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"

@@ -40,7 +40,7 @@ from arena.sandbox import unavailable_reason
 from arena.seat_jobs import LOG_TAIL_BYTES
 from service.client import CuriaClient
 from tests.arena.test_bot_processes import RANDOM, play
-from tests.service.conftest import wait_until
+from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 BADBOTS = Path(__file__).resolve().parent / "badbots"

@@ -42,8 +42,9 @@ from service.client import CuriaClient, refusal_reason
 from service.errors import REASON_KEY
 from service.redis_server import free_port
 from service.server import BAD_KEYS_BURST, BackgroundServer
-from tests.service.conftest import REPO, ServiceProcess, wait_until
+from tests.service.conftest import REPO, ServiceProcess
 from tests.service.test_security import Pki, pki, tls_server  # noqa: F401
+from tests.timing import wait_until
 
 WAIT = 20.0
 GAME, VARIANT = "leges", "standard"

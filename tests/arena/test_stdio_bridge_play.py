@@ -22,9 +22,10 @@ from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.redis_server import free_port
 from tests.arena.test_bot_processes import GAME_TIMEOUT, PY_STDIO, launch
-from tests.service.conftest import REPO, ServiceProcess, wait_until
+from tests.service.conftest import REPO, ServiceProcess
 from tests.service.gameplay import assert_contiguous, replay
 from tests.service.test_ops import scrape, value
+from tests.timing import wait_until
 
 #: What the bridge logs of an answer the server refused.
 REFUSED = re.compile(r"at version \d+ refused \(")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.conftest import wait_until
+from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"

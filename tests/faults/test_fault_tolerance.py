@@ -21,8 +21,9 @@ from service.failover import FailoverClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
 from service.store import ACTIVE, keys, record_entries
-from tests.service.conftest import ServiceProcess, wait_until
+from tests.service.conftest import ServiceProcess
 from tests.service.gameplay import Game, assert_contiguous, new_game, play_out, replay, step
+from tests.timing import wait_until
 
 FINISHED = pb.GAME_STATUS_FINISHED
 REPO = Path(__file__).resolve().parents[2]

@@ -29,8 +29,9 @@ from service.failover import FailoverClient
 from service.redis_server import EmbeddedRedis, find_redis_server
 from service.server import LIVENESS
 from service.store import CREATE_SCRIPT
-from tests.service.conftest import REPO, ServiceProcess, wait_until
+from tests.service.conftest import REPO, ServiceProcess
 from tests.service.gameplay import new_game, step
+from tests.timing import wait_until
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING

@@ -23,8 +23,9 @@ from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.redis_server import find_redis_server, free_port
 from tests.node_bots import node_bot_folder
-from tests.service.conftest import REPO, ServiceProcess, wait_until
+from tests.service.conftest import REPO, ServiceProcess
 from tests.service.gameplay import replay
+from tests.timing import wait_until
 
 NODE_BOT = REPO / "bots" / "node_grpc"
 OPTIONS = {"target_decurions": 5}

@@ -37,7 +37,7 @@ from service.store import keys as store_keys
 from service.store import now_ms
 from service.web import league_pages
 from tests.league.conftest import GAME, World, new_league
-from tests.service.conftest import wait_until
+from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 RANDOM = str(REPO / "bots" / "random_bot" / "bot.toml")

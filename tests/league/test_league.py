@@ -27,7 +27,7 @@ from service.leagues import BOT_KEYS_KEY, key_hash, league_key, seats_key
 from service.server import BackgroundServer
 from tests.league.conftest import GAME, World, new_league
 from tests.node_bots import node_bot_folder
-from tests.service.conftest import wait_until
+from tests.timing import wait_until
 
 
 class RawPlay:

@@ -25,8 +25,8 @@ from service.errors import REASON_KEY
 from service.leagues import league_key, seats_key, text
 from service.server import BackgroundServer
 from tests.league.conftest import GAME, World, new_league
-from tests.service.conftest import wait_until
 from tests.service.test_rollback import roll_back, snapshot
+from tests.timing import wait_until
 
 FINISHED = pb.GAME_STATUS_FINISHED
 

@@ -14,7 +14,7 @@ from league.agent import LeagueAgent
 from league.worker import CLEAN_EXIT_RESTARTS, GROUP, Worker, jobs_key
 from service.client import CuriaClient
 from tests.league.conftest import World, new_league
-from tests.service.conftest import wait_until
+from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 RANDOM = str(REPO / "bots" / "random_bot" / "bot.toml")

@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -18,6 +18,7 @@ import pytest
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis, free_port
 from service.server import BackgroundServer
+from tests.timing import wait_until  # noqa: F401  (re-exported: the tests import it here)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -144,11 +145,3 @@ def port_answers(port: int, host: str = "127.0.0.1") -> bool:
         return sock.connect_ex((host, port)) == 0
 
 
-def wait_until(predicate: Callable[[], bool], timeout: float, interval: float = 0.05,
-               message: str = "condition") -> None:
-    """Poll `predicate` until true; fail the test after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {message}")
-        time.sleep(interval)

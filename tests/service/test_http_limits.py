@@ -17,7 +17,7 @@ import pytest
 
 from service.client import CuriaClient
 from service.redis_server import free_port
-from tests.service.conftest import wait_until
+from tests.timing import wait_until
 
 #: The documented limits (service/http_gateway.py's docstring), as a client sees them.
 STREAMS, STREAMS_PER_ADDRESS, CONNECTIONS = 64, 8, 128

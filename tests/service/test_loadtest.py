@@ -13,7 +13,8 @@ import redis
 
 from service.loadtest import LoadSpec, format_summary, percentiles, run_load
 from service.store import ACTIVE
-from tests.service.conftest import ServiceProcess, wait_until
+from tests.service.conftest import ServiceProcess
+from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 

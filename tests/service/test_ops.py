@@ -38,8 +38,9 @@ from service.redis_server import EmbeddedRedis, free_port
 from service.server import GameService, create_server, stop_server
 from service.store import GameStore
 from service.threads import LoopThread
-from tests.service.conftest import REPO, ServiceProcess, wait_until
+from tests.service.conftest import REPO, ServiceProcess
 from tests.service.gameplay import new_game, play_out, step
+from tests.timing import wait_until
 
 SERVICE = "curia.v1.GameService"
 HEALTH = "grpc.health.v1.Health"

@@ -22,8 +22,9 @@ from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.retry import RetryingClient
 from service.store import keys
-from tests.service.conftest import ServiceProcess, wait_until
+from tests.service.conftest import ServiceProcess
 from tests.service.gameplay import Game, new_game, play_out, replay
+from tests.timing import wait_until
 
 Snapshot = dict[str, bytes | None]
 

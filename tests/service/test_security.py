@@ -31,8 +31,9 @@ from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer, ServerRules
 from tests.node_bots import node_bot_folder
-from tests.service.conftest import REPO, ServiceProcess, wait_until
+from tests.service.conftest import REPO, ServiceProcess
 from tests.service.gameplay import new_game
+from tests.timing import wait_until
 
 GAME, VARIANT = "municipium", "classic"
 

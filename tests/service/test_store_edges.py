@@ -17,8 +17,9 @@ from curia.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import STORE_FULL_MESSAGE
-from tests.service.conftest import ServiceProcess, wait_until
+from tests.service.conftest import ServiceProcess
 from tests.service.gameplay import new_game, step
+from tests.timing import wait_until
 
 WAIT = 30.0
 FILLER = "filler:"

@@ -26,7 +26,8 @@ from league.registry import Leagues, LeagueSettings
 from service.leagues import league_key
 from service.redis_server import free_port
 from service.web import league_pages
-from tests.service.conftest import ServiceProcess, wait_until
+from tests.service.conftest import ServiceProcess
+from tests.timing import wait_until
 from tests.web.conftest import screenshot
 
 LEAGUE = "pages-league"
