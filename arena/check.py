@@ -41,7 +41,7 @@ from arena.runner import (
 from arena.stdio_bridge import NOT_EXITED
 from bots import make_bot
 from bots.grpc_player import play_seat
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from games.core import derive_seed
 from service.retry import RetryingClient
 

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 from grpc_health.v1 import health_pb2
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.channels import OPERATOR_ONLY_ENV, ClientSecurity, open_aio_channel
 from service.errors import REASON_KEY
 from service.server import (

@@ -37,10 +37,10 @@ from arena.sandbox import SandboxPlan
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
 from arena.seat_jobs import QueuedSeat, SeatQueue
 from arena.sprt import SprtTest, deal_games
-from curia.v1 import game_service_pb2 as pb
+from curia_api.codec import MAX_NOTATION
+from curia_api.message_json import message_json
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
-from service.codec import MAX_NOTATION
-from service.message_json import message_json
 from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 
 FINISHED = pb.GAME_STATUS_FINISHED

@@ -68,7 +68,7 @@ from arena.limits import Limits, ended_with_parent, exceeded
 from arena.sandbox import exit_code as sandbox_exit_code
 from bots.grpc_player import add_launch_arguments, check_launch_arguments, describe_result
 from bots.play_seat import DecisionRefused, GameEnded, PlayError, PlaySeat, SeatRefused
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.channels import OPERATOR_ONLY_ENV
 
 log = logging.getLogger("curia.stdio_bridge")

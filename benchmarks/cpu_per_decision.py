@@ -35,7 +35,7 @@ if __package__ in (None, ""):  # run as a script: the repository's packages are 
 
 from benchmarks.play_driver import drive_play  # noqa: E402
 from benchmarks.service_bench import HERE, drive_bare, redis_env, serve_command  # noqa: E402
-from curia.v1 import game_service_pb2 as pb  # noqa: E402
+from curia_api.v1 import game_service_pb2 as pb  # noqa: E402
 from service.loadtest import LoadSpec, run_load  # noqa: E402
 from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
 

@@ -60,8 +60,8 @@ import redis
 if __package__ in (None, ""):  # run as a script: the repository's packages are importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from curia.v1 import game_service_pb2 as pb  # noqa: E402
-from curia.v1 import game_service_pb2_grpc as pb_grpc  # noqa: E402
+from curia_api.v1 import game_service_pb2 as pb  # noqa: E402
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc  # noqa: E402
 from service.redis_server import (  # noqa: E402
     APPENDFSYNC,
     PASSWORD_FILE,

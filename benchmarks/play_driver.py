@@ -16,8 +16,8 @@ from typing import Any
 import grpc
 from redis import Redis
 
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from league.registry import Leagues, LeagueSettings
 from service.leagues import LEAGUES_KEY
 

@@ -45,8 +45,8 @@ import grpc
 
 from arena.limits import Limits
 from arena.sandbox import Layout, Sandbox, environment, service_door, unavailable_reason
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer

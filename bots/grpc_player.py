@@ -46,7 +46,7 @@ import grpc
 
 from bots import BOT_NAMES, Bot
 from bots.play_client import main as play_main
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from games import from_observation
 from games.core import derive_seed, notation
 from service.retry import (

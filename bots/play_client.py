@@ -34,8 +34,8 @@ import grpc
 
 from bots import BOT_NAMES, Bot, make_bot
 from bots.play_seat import outbox_requests
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from games import from_observation
 from games.core import derive_seed, notation
 from service.channels import open_channel

@@ -35,8 +35,8 @@ from typing import Any
 
 import grpc
 
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.channels import open_channel
 from service.retry import DISCONNECTED, describe_error, retry_seconds
 

@@ -138,7 +138,7 @@ def stop_on_signals(tournament: Tournament, resume: str) -> Iterator[None]:
         if tournament.stopped:
             os._exit(INTERRUPTED)  # the bots and the embedded Redis die with this process
         if signum == signal.SIGTERM:
-            arm_stop_backstop()  # a service manager's stop is bounded, even if one hangs
+            arm_stop_backstop(exit_code=INTERRUPTED)  # a service manager's stop is bounded
         flying = tournament.interrupt()
         line = (f"\nstopping: {flying} game{'' if flying == 1 else 's'} in flight "
                 f"{'is' if flying == 1 else 'are'} discarded and will be replayed on resume "

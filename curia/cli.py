@@ -11,7 +11,7 @@ append `add_NAME` to `SUBCOMMANDS`. A run function reports a bad argument combin
 with `args.parser.error(message)` (usage + message on stderr, exit code 2).
 
 Only arguments and printing live here: games between in-process bots are
-`arena.local`'s, the lines a game prints are `curia.render`'s.
+`arena.local`'s, the lines a game prints are `curia_api.render`'s.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from curia.arena_cli import add_arena
 from curia.cards import add_cards
 from curia.league_cli import add_league
 from curia.remote import add_loadtest, add_serve, add_watch, play_through_service
-from curia.render import PlayLog, final_of_state, print_result
 from curia.replay import add_replay
+from curia_api.message_json import message_json
+from curia_api.render import PlayLog, final_of_state, print_result
 from games import GAMES, Game, default_game, get_game
-from service.message_json import message_json
 
 Subparsers = Any  # argparse's private _SubParsersAction
 

@@ -482,8 +482,9 @@ def start_worker(redis_url: str, target: str, logs: Path, slots: int = 4,
     """A `curia league worker` process on this machine, in a session of its own (a
     terminal's Ctrl-C is for its parent, which stops it in order) that ends when this
     process dies (--parent-pid: a parent-death signal, set by the worker: it follows the
-    thread that calls this, which must live as long as the worker should); the Redis URL in its environment
-    (CURIA_REDIS_URL), never on its command line, and no operator credential."""
+    thread that calls this, which must live as long as the worker should); the Redis URL
+    in its environment (CURIA_REDIS_URL), never on its command line, and no operator
+    credential."""
     return subprocess.Popen(
         [sys.executable, "-m", "curia", "league", "worker", "--server", target,
          "--slots", str(slots), "--logs", str(logs), "--sandbox", sandbox,

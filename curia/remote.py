@@ -5,7 +5,7 @@ Bots in `play --service` are clients like any other: each seat has its own chann
 follows its own WatchGame stream, rebuilds a state from its observation
 (`games.from_observation`) and submits decisions with its seat token. Watching rides out
 a dropped stream (`service.retry`); the lines and the result are printed by
-`curia.render`, as for a game played in process.
+`curia_api.render`, as for a game played in process.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from arena.local import bot_seed
 from bots import make_bot
 from bots.grpc_player import play_seat
 from curia.credentials import REDIS_URL_ENV, REDIS_URL_HELP, warn_password_on_command_line
-from curia.render import final_of_view, print_result, print_updates
-from curia.v1 import game_service_pb2 as pb
+from curia_api.render import final_of_view, print_result, print_updates
+from curia_api.v1 import game_service_pb2 as pb
 from games import GAMES, default_game
 from games.core import JSON
 from league.agent import start_agent

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from games import new_game
 from games.core import DecisionError, SetupError
 
@@ -51,7 +51,7 @@ def local_record(path: Path) -> tuple[pb.GameRecord, tuple[str, ...]] | None:
     found by replaying as the game was played (`arena.local.next_seat`); None for any
     other file."""
     from arena.local import next_seat  # (the command's layer: arena's rule of play)
-    from service import codec
+    from curia_api import codec
 
     data = json.loads(path.read_text(encoding="utf-8"))
     if not (isinstance(data, dict) and isinstance(data.get("seats"), list)

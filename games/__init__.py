@@ -7,7 +7,7 @@ Games are plugins. Each package under `games/` registers its `Game` when importe
 `load_plugins` imports them all, then any extra modules a host names: in the
 `CURIA_PLUGINS` environment variable (comma-separated module names or paths to `.py`
 files) or as `curia.plugins` entry points of installed distributions. A plugin module may
-register a game, its contract adapter (`service.codecs`) and its bots (`bots`).
+register a game, its contract adapter (`curia_api.codecs`) and its bots (`bots`).
 """
 
 from __future__ import annotations

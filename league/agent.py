@@ -47,7 +47,7 @@ from redis import Redis
 from redis.exceptions import RedisError, ResponseError
 
 from arena.runner import resign
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from league.matchmaking import UNRATED_MARGIN, Candidate, next_table
 from league.registry import Leagues, LeagueSettings, history_entry
 from league.worker import GROUP, jobs_key, queue_league_job
@@ -179,6 +179,36 @@ class LeagueAgent:
         for league in self.leagues.names():
             if self.hold(league):
                 self.tend(self.leagues.settings(league))
+            else:
+                self.void_unended(league)
+
+    def void_unended(self, league: str) -> int:
+        """Void the live games of a league this agent does not hold that it saw finished
+        and a rollback of the store un-ended (or ended otherwise); how many.
+
+        Only the agent that saw a game's end can tell that a rollback un-ended it (what it
+        saw is in its memory: the store itself rolled back). The lease may have passed to
+        another agent meanwhile (the outage outlasted it), which would let the game run on
+        without the bots that saw its end and rate it on their time-outs; so every agent
+        voids the games it saw end, holder or not. That is safe beside the holder: the void
+        mark is noted only while the game is live, and a game is recorded exactly once."""
+        live = [text(game) for game in self.redis.hkeys(league_key(league, "live"))]
+        seen = [game for game in live if game in self.seen_finished]
+        if not seen:
+            return 0
+        settings = self.leagues.settings(league)
+        tables = self.leagues.live(league)
+        voided = 0
+        for game_id in seen:
+            if game_id not in tables:
+                continue  # recorded meanwhile
+            view = self.client.view(game_id)
+            if view.status == pb.GAME_STATUS_FINISHED and \
+                    self.seen_finished[game_id] == ending(view):
+                continue  # the end it saw: the holder records it
+            self.void(settings, game_id, tables[game_id], UNENDED)
+            voided += 1
+        return voided
 
     def hold(self, league: str) -> bool:
         return bool(self._lease(keys=[league_key(league, "lease")],

@@ -53,7 +53,7 @@ from arena.config import BotManifest, ConfigError
 from arena.launcher import BotProcess, Launcher
 from arena.runner import resign
 from arena.seat_jobs import Job, arena_jobs_key, leave_log, live_runs, queue_job
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from league.registry import LeagueError, Leagues
 from service.client import CuriaClient
 from service.leagues import league_key, text
@@ -389,7 +389,19 @@ class Worker:
                 self.redis.xclaim(key, GROUP, self.name, 0, entries, justid=True)
 
     def _over(self, job: Job) -> bool:
-        return bool(self.client.view(job.game_id).status == pb.GAME_STATUS_FINISHED)
+        """Whether the job's game is over; a game the store no longer has (NOT_FOUND: a
+        rollback of the store to before its creation) is over too. Were that error raised,
+        every round of the worker would fail at its first look (`finish_ended`): it would
+        never again take, renew or finish a job, its slot held for ever."""
+        try:
+            view = self.client.view(job.game_id)
+        except grpc.RpcError as error:
+            if error.code() == grpc.StatusCode.NOT_FOUND:
+                log.warning("worker %s: game %s is gone (the store rolled back?): seat %d "
+                            "dropped", self.name, job.game_id, job.seat)
+                return True
+            raise
+        return bool(view.status == pb.GAME_STATUS_FINISHED)
 
     def _cannot_start(self, job: Job, error: Exception) -> None:
         log.warning("worker: bot %s cannot start: %s", job.bot, error)

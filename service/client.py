@@ -15,8 +15,8 @@ from typing import Any
 
 import grpc
 
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.channels import ClientSecurity, open_channel
 from service.errors import REASON_KEY
 

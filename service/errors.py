@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import grpc
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from games.core import (
     DecisionError,
     GameOverError,

@@ -58,7 +58,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from redis.exceptions import RedisError
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from games import GAMES
 from service.errors import ServiceError
 from service.keeper import GameKeeper

@@ -21,7 +21,8 @@ import grpc
 import orjson
 
 import games
-from curia.v1 import game_service_pb2 as pb
+from curia_api import codec
+from curia_api.v1 import game_service_pb2 as pb
 from games.core import (
     DecisionError,
     Event,
@@ -32,7 +33,6 @@ from games.core import (
     derive_seed,
     notation,
 )
-from service import codec
 from service.access import AccessPolicy
 from service.clock import (
     bank_left,

@@ -33,8 +33,8 @@ from typing import Any
 import grpc
 
 import games
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.channels import ClientSecurity, open_aio_channel
 
 FINISHED = pb.GAME_STATUS_FINISHED

@@ -27,7 +27,7 @@ from typing import Any
 
 import grpc
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.errors import Refused, ServiceError, invalid, refused
 from service.keeper import GameKeeper
 from service.leagues import (

@@ -33,7 +33,7 @@ from typing import Any, Protocol, TypeVar
 
 import grpc
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import BOTH, CuriaClient
 
 log = logging.getLogger("curia.retry")

@@ -1,4 +1,4 @@
-"""The gRPC server: a thin adapter from curia.v1.GameService to the GameKeeper.
+"""The gRPC server: a thin adapter from curia_api.v1.GameService to the GameKeeper.
 
 `create_server` builds a grpc.aio server (game service, standard health checking,
 reflection) bound to an address; `serve` is `curia serve`: it starts an embedded Redis
@@ -30,8 +30,8 @@ from grpc_reflection.v1alpha import reflection
 from grpc_reflection.v1alpha import reflection_pb2 as reflection_pb
 from prometheus_client import start_http_server
 
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.access import AccessPolicy, CreateRateLimit, peer_host
 from service.channels import ServerTls
 from service.errors import REASON_KEY, Refused, ServiceError, invalid, refused

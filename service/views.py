@@ -13,9 +13,9 @@ from typing import Any
 
 import orjson
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api import codec
+from curia_api.v1 import game_service_pb2 as pb
 from games.core import Decision, GameState
-from service import codec
 
 STATUS = {
     "waiting": pb.GAME_STATUS_WAITING_FOR_SEATS,

@@ -1,5 +1,5 @@
 """The `curia` command: play, simulate, games, argument errors, replayable records; the
-in-process games behind it (`arena.local`) and the one way results print (`curia.render`)."""
+in-process games behind it (`arena.local`) and the one way results print (`curia_api.render`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 
 from arena.local import GameSpec, GameSummary, SeriesStats, play_game, replay, seating
 from curia.cli import main
-from curia.render import final_of_state, final_of_view, result_lines
+from curia_api.render import final_of_state, final_of_view, result_lines
 from games import GAMES, default_game
 from service.views import build_view
 

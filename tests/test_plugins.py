@@ -18,7 +18,7 @@ import grpc
 import pytest
 
 import games
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from tests.service.conftest import ServiceProcess, redis_url  # noqa: F401
 

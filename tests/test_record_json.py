@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from curia.v1 import game_service_pb2 as pb
-from service.message_json import message_json
+from curia_api.message_json import message_json
+from curia_api.v1 import game_service_pb2 as pb
 
 REPO = Path(__file__).resolve().parents[1]
 

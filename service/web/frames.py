@@ -14,8 +14,8 @@ import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from curia.render import FinalResult, final_of_view, result_lines
-from curia.v1 import game_service_pb2 as pb
+from curia_api.render import FinalResult, final_of_view, result_lines
+from curia_api.v1 import game_service_pb2 as pb
 from games import GAMES, Decision, Event
 from games.core import JSON, parse_notation
 

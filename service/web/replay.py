@@ -14,8 +14,8 @@ from typing import Any
 
 from google.protobuf.json_format import ParseDict, ParseError
 
-from curia.render import final_of_view
-from curia.v1 import game_service_pb2 as pb
+from curia_api.render import final_of_view
+from curia_api.v1 import game_service_pb2 as pb
 from games import GAMES, GameState, new_game
 from service.web.frames import (
     Frame,

@@ -22,7 +22,7 @@ import pytest
 from arena.config import BotManifest
 from arena.launcher import BotProcess
 from arena.stdio_bridge import exit_reason, parse_answer, split_argv
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from tests.node_bots import node_bot_folder
 from tests.service.conftest import ServiceProcess

@@ -36,8 +36,8 @@ from arena.door import (
 )
 from arena.runner import ResultsFile
 from arena.sandbox import service_door, unavailable_reason
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.client import CuriaClient, refusal_reason
 from service.errors import REASON_KEY
 from service.redis_server import free_port

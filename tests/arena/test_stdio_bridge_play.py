@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bots.play_seat import DecisionRefused, PlayError, PlaySeat
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.redis_server import free_port
 from tests.arena.test_bot_processes import GAME_TIMEOUT, PY_STDIO, launch

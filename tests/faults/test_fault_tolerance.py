@@ -15,7 +15,7 @@ import redis
 from arena.config import TournamentConfig
 from arena.ratings import GameOutcome
 from arena.runner import Tournament
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.failover import FailoverClient
 from service.redis_server import EmbeddedRedis

@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
-from curia.v1 import game_service_pb2 as pb
+from curia_api import codec
+from curia_api.v1 import game_service_pb2 as pb
 from games.core import DecisionError
-from service import codec
 from service.client import CuriaClient
 from service.store import keys
 from tests.service.conftest import ServiceProcess

@@ -44,7 +44,7 @@ import grpc
 import pytest
 import redis
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.failover import FailoverClient
 from service.redis_server import find_redis_server
 from service.store import keys

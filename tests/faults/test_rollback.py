@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.redis_server import find_redis_server, free_port
 from tests.node_bots import node_bot_folder

@@ -19,7 +19,7 @@ from redis.asyncio import Redis as AsyncRedis
 
 import league.agent as agent_module
 from curia.cli import main
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from league.agent import LeagueAgent
 from league.ladder import ladder, ladder_json
 from league.worker import GROUP, jobs_key

@@ -17,8 +17,8 @@ import pytest
 from redis import Redis
 
 from bots.play_client import KeyRefused, PlayClient
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from league.agent import LEASE_MS, LeagueAgent
 from league.ladder import ladder
 from league.registry import LeagueError

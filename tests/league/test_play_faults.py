@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 import grpc
 import pytest
 
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from league.agent import LeagueAgent
 from service.client import CuriaClient
 from service.errors import REASON_KEY

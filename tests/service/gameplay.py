@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 
 
@@ -49,7 +49,7 @@ def replay(record: pb.GameRecord) -> pb.GameResult:
     """Replay a record's decisions with the local engine (each for its seat) from its seed;
     the game must end exactly at the last decision. Its result, as the contract's message."""
     import games
-    from service import codec
+    from curia_api import codec
 
     state = games.new_game(record.game, record.variant, record.num_seats,
                            dict(record.options), record.seed)

@@ -15,16 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curia.v1 import ciceron_pb2 as cpb
-from curia.v1 import game_service_pb2 as pb
+from curia_api.codec import decision_from_proto, decision_to_proto, observation_to_proto
+from curia_api.codecs import ciceron as codec
+from curia_api.v1 import ciceron_pb2 as cpb
+from curia_api.v1 import game_service_pb2 as pb
 from games import new_game
 from games.ciceron import CiceronState
 from games.ciceron.cardset import CASTES, EFFECTS, GUILDS
 from games.ciceron.rules import VERBS
 from games.core import Decision, GameState, NotationError, notation
 from service.client import CuriaClient
-from service.codec import decision_from_proto, decision_to_proto, observation_to_proto
-from service.codecs import ciceron as codec
 
 GAME = "ciceron"
 #: (families, seed): every family count, two seeds each.

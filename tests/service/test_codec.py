@@ -1,4 +1,4 @@
-"""The codec between the engine and the curia.v1 contract (service.codec)."""
+"""The codec between the engine and the curia.v1 contract (curia_api.codec)."""
 
 from __future__ import annotations
 
@@ -12,21 +12,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import municipium_pb2 as mpb
-from games import new_game
-from games.core import Decision, Event, GameState, NotationError, Result, apply_forfeits, notation
-from games.municipium import MunicipiumState
-from games.municipium.board import COLOURS, FAMILIES, INSTITUTIONS
-from games.municipium.decisions import VOCABULARY
-from service.codec import (
+from curia_api.codec import (
     decision_from_proto,
     decision_to_proto,
     events_to_proto,
     observation_to_proto,
     result_to_proto,
 )
-from service.codecs import municipium as codec
+from curia_api.codecs import municipium as codec
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import municipium_pb2 as mpb
+from games import new_game
+from games.core import Decision, Event, GameState, NotationError, Result, apply_forfeits, notation
+from games.municipium import MunicipiumState
+from games.municipium.board import COLOURS, FAMILIES, INSTITUTIONS
+from games.municipium.decisions import VOCABULARY
 
 GAME = "municipium"
 #: (variant, seats, seed): every seat count of both editions, two seeds each.

@@ -236,7 +236,7 @@ def test_a_create_whose_reply_is_lost_keeps_its_place_under_the_live_games_cap(
     """The create script ran but its reply was lost (the connection dropped right after):
     the keeper's clean-up must not take the game, which exists, out of the live-games
     set (the cap would then count one game too few, and the sweeper never see it)."""
-    from curia.v1 import game_service_pb2 as pb
+    from curia_api.v1 import game_service_pb2 as pb
     from service.access import AccessPolicy
 
     with EmbeddedRedis(tmp_path / "redis") as server:

@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from google.protobuf import json_format
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from tests.service.conftest import REPO, ServiceProcess
 from tests.service.test_ops import find_buf
 

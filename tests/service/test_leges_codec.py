@@ -17,16 +17,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from curia.v1 import ciceron_pb2 as cpb
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import leges_pb2 as lpb
+from curia_api.codec import decision_from_proto, decision_to_proto, observation_to_proto
+from curia_api.codecs import leges as codec
+from curia_api.v1 import ciceron_pb2 as cpb
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import leges_pb2 as lpb
 from games import new_game
 from games.core import Decision, GameState, NotationError, notation
 from games.leges import LegesState
 from games.leges.rules import HOLD, SECRET_VERBS, VERBS
 from service.client import CuriaClient
-from service.codec import decision_from_proto, decision_to_proto, observation_to_proto
-from service.codecs import leges as codec
 
 GAME = "leges"
 #: (players, seed): every player count, two seeds each.

@@ -31,7 +31,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 from prometheus_client.parser import text_string_to_metric_families
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.health import follow_store
 from service.redis_server import EmbeddedRedis, free_port
@@ -339,11 +339,11 @@ def test_the_generated_code_matches_the_proto_files(tmp_path: Path) -> None:
     generate = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generate)
     written = generate.generate(tmp_path)
-    committed = REPO / "curia" / "v1"
+    committed = REPO / "curia_api" / "v1"
     assert {p.name for p in written} == {p.name for p in committed.glob("*_pb2*.py*")}
     for path in written:
         assert path.read_bytes() == (committed / path.name).read_bytes(), (
-            f"curia/v1/{path.name} is out of date: run python3 proto/generate.py")
+            f"curia_api/v1/{path.name} is out of date: run python3 proto/generate.py")
 
 
 def find_buf() -> str | None:

@@ -16,7 +16,7 @@ import grpc
 import pytest
 import redis
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.store import keys, record_entries
 from tests.service.conftest import (

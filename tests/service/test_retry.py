@@ -11,7 +11,7 @@ from typing import Any
 import grpc
 import pytest
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.retry import (
     DISCONNECTED,
     RetryingClient,

@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from grpc_reflection.v1alpha import reflection_pb2
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.access import AccessPolicy, CreateRateLimit, peer_host
 from service.channels import ClientSecurity, ServerTls
 from service.client import CuriaClient

@@ -13,7 +13,7 @@ import grpc
 import pytest
 import redis
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import STORE_FULL_MESSAGE

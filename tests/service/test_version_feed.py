@@ -12,7 +12,7 @@ from pathlib import Path
 
 import redis
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from service.keeper import GameKeeper
 from service.redis_server import EmbeddedRedis
 from service.store import GameStore

@@ -14,8 +14,8 @@ import redis
 from prometheus_client import REGISTRY
 
 import games
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.client import CuriaClient
 from service.keeper import NOBODY_STARTED
 from service.server import BackgroundServer

@@ -20,7 +20,7 @@ import pytest
 from redis import Redis
 
 from bots.play_client import PlayClient
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from league.ladder import ladder
 from league.registry import Leagues, LeagueSettings
 from service.leagues import league_key

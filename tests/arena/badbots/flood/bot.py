@@ -11,8 +11,8 @@ import sys
 import grpc
 
 from bots.grpc_player import main as play
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import game_service_pb2_grpc as pb_grpc
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.channels import open_channel
 from service.client import refusal_reason
 

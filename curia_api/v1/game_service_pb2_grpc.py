@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from curia.v1 import game_service_pb2 as curia_dot_v1_dot_game__service__pb2
+from curia_api.v1 import game_service_pb2 as curia_dot_v1_dot_game__service__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__

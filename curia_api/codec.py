@@ -1,7 +1,7 @@
 """The codec between the pure rules engine (`games`) and the public contract (`curia.v1`).
 
 Pure functions, no I/O, and no game named: a game's typed messages are encoded by its
-own `GameCodec`, found in `service/codecs/<game>.py` (or registered by a plugin with
+own `GameCodec`, found in `curia_api/codecs/<game>.py` (or registered by a plugin with
 `register_codec`). A game without one is fully playable through the notation and
 `observation_json`: the typed `oneof` case is an addition, never a requirement.
 
@@ -26,7 +26,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from games.card_files import SLUG
 from games.core import (
     JSON,
@@ -132,7 +132,7 @@ def codec_for(game: str) -> GameCodec | None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from service import codecs
+        from curia_api import codecs
         for module in pkgutil.iter_modules(codecs.__path__):
             importlib.import_module(f"{codecs.__name__}.{module.name}")
     return _CODECS.get(game)

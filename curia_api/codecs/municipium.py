@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import municipium_pb2 as mpb
+from curia_api.codec import GameCodec, enum_values, enum_word, register_codec
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import municipium_pb2 as mpb
 from games.core import JSON, Decision, NotationError
 from games.municipium import decisions as dec
 from games.municipium.board import (
@@ -30,7 +31,6 @@ from games.municipium.board import (
     PRAEFECT_VISIT,
     YOUR_POWERS,
 )
-from service.codec import GameCodec, enum_values, enum_word, register_codec
 
 MUNICIPIUM = "municipium"
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from curia.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2 as pb
 from games import GAMES, Decision, Event, GameState, Result
 from games.core import JSON, notation, parse_notation
 

@@ -1,6 +1,6 @@
-from curia.v1 import ciceron_pb2 as _ciceron_pb2
-from curia.v1 import leges_pb2 as _leges_pb2
-from curia.v1 import municipium_pb2 as _municipium_pb2
+from curia_api.v1 import ciceron_pb2 as _ciceron_pb2
+from curia_api.v1 import leges_pb2 as _leges_pb2
+from curia_api.v1 import municipium_pb2 as _municipium_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor

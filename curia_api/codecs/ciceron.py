@@ -19,13 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from curia.v1 import ciceron_pb2 as cpb
-from curia.v1 import game_service_pb2 as pb
-from games.ciceron.cardset import CASTES, EFFECTS, GUILDS
-from games.ciceron.effects import reward_word
-from games.ciceron.rules import VERBS, form_error
-from games.core import JSON, Decision, NotationError
-from service.codec import (
+from curia_api.codec import (
     GameCodec,
     card_set_id,
     decoded_case,
@@ -33,6 +27,12 @@ from service.codec import (
     enum_word,
     register_codec,
 )
+from curia_api.v1 import ciceron_pb2 as cpb
+from curia_api.v1 import game_service_pb2 as pb
+from games.ciceron.cardset import CASTES, EFFECTS, GUILDS
+from games.ciceron.effects import reward_word
+from games.ciceron.rules import VERBS, form_error
+from games.core import JSON, Decision, NotationError
 
 CICERON = "ciceron"
 #: The phases of a turn, as the observation's `phase` names them.

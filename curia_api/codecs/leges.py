@@ -17,11 +17,7 @@ there and stays unset here.
 
 from __future__ import annotations
 
-from curia.v1 import game_service_pb2 as pb
-from curia.v1 import leges_pb2 as lpb
-from games.core import JSON, Decision, NotationError
-from games.leges.rules import DIRECTIONS, VERBS, form_error
-from service.codec import (
+from curia_api.codec import (
     GameCodec,
     card_set_id,
     decoded_case,
@@ -29,6 +25,10 @@ from service.codec import (
     enum_word,
     register_codec,
 )
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import leges_pb2 as lpb
+from games.core import JSON, Decision, NotationError
+from games.leges.rules import DIRECTIONS, VERBS, form_error
 
 LEGES = "leges"
 #: The steps an observation's `agenda` may list (games/leges/observation.py `agenda`).
