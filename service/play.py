@@ -206,14 +206,29 @@ class PlayStream:
                 log.info("play: store not reachable", extra={"error": str(error)})
 
     async def _look_for_games(self) -> dict[str, str]:
+        """Follow each game of the bot's seats not followed yet, or again: one whose end
+        this stream saw and that a rollback of the store un-ended (its seat then plays on,
+        never forfeits). The games recorded since (gone from the seats) are forgotten."""
         found = await self.redis.hgetall(seats_key(self.account.league, self.account.bot))
         games = {text(game): text(token) for game, token in found.items()}
+        for game_id in [game for game, task in self.watchers.items()
+                        if task.done() and game not in games]:
+            del self.watchers[game_id]
         for game_id, token in games.items():
-            if game_id not in self.watchers:
+            watcher = self.watchers.get(game_id)
+            if watcher is None or (watcher.done() and await self._unended(game_id, token)):
                 self.tokens[game_id] = token
                 self.watchers[game_id] = self._spawn(self._watch(game_id, token),
                                                      f"watch-{game_id}")
         return games
+
+    async def _unended(self, game_id: str, token: str) -> bool:
+        """Whether a game whose watcher ended is not over (any more)."""
+        try:
+            _, _, view = await self.keeper.seat_moment(game_id, token, self.encoding)
+        except ServiceError:  # gone (a rollback to before its creation): nothing to follow
+            return False
+        return view is None or view.status != pb.GAME_STATUS_FINISHED
 
     async def _watch(self, game_id: str, token: str) -> None:
         """Follow one game as the bot's seat and tell the bot what it needs: with the

@@ -212,6 +212,42 @@ def test_a_league_bot_gets_its_turn_again_after_a_rollback_onto_it(
             stream.close()
 
 
+def test_a_league_bot_follows_again_a_game_a_rollback_un_ended(
+        world: World, agent: LeagueAgent, client: CuriaClient) -> None:
+    """The bot's stream saw its game end and the agent recorded it; the store rolls back
+    to before the end (the game's keys and the bots' seats): the stream follows the game
+    again, from its start message, and the seat plays on (never a forfeit)."""
+    league = new_league(world)
+    keys = {bot: world.leagues.add_bot(league.name, bot) for bot in ("alpha", "beta")}
+    streams = {bot: Stream(world.target, key, pb.PlayHello(concurrency=1))
+               for bot, key in keys.items()}
+    try:
+        for stream in streams.values():
+            stream.kind("welcome")
+        wait_until(lambda: len(world.leagues.online(league.name)) == 2, 5,
+                   message="both bots online")
+        settings = world.leagues.settings(league.name)
+        assert agent.start_games(settings) == 1
+        game_id = streams["alpha"].kind("game_started").game_started.game_id
+        streams["beta"].kind("game_started")
+        seats = [seats_key(league.name, bot) for bot in keys]
+        saved = {**snapshot(world.redis, game_id),
+                 **{key: world.redis.dump(key) for key in seats}}
+        client.resign(game_id, text(world.redis.hget(seats[1], game_id)))
+        assert streams["alpha"].kind("game_ended").game_ended.game_id == game_id
+        agent.swept.clear()
+        agent.record_finished(settings)
+        assert [r["game_id"] for r in world.leagues.results(league.name)] == [game_id]
+        assert not world.redis.hexists(seats[0], game_id)  # recorded: out of the seats
+        roll_back(world.redis, saved)
+        assert client.view(game_id).status == pb.GAME_STATUS_IN_PROGRESS
+        again = streams["alpha"].kind("game_started", timeout=10).game_started
+        assert again.game_id == game_id
+    finally:
+        for stream in streams.values():
+            stream.close()
+
+
 def test_a_tournament_seat_gets_its_turn_again_after_a_rollback_onto_it(
         world: World, client: CuriaClient) -> None:
     created = client.create_game(GAME, "standard", 2, seed=8)
