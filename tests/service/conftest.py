@@ -18,7 +18,6 @@ import pytest
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis, free_port
 from service.server import BackgroundServer
-from tests.timing import wait_until  # noqa: F401  (re-exported: the tests import it here)
 
 REPO = Path(__file__).resolve().parents[2]
 
