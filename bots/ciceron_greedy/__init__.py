@@ -9,7 +9,7 @@ of them), and scores the position that follows from what `seat` may see
 to the bot's own seeded RNG. A Senate spot, whose value hangs on the senators drawn, is
 averaged over `Weights.senate_samples` determinizations. A senator may be discarded
 where it makes room at a Senate spot; elsewhere the bot never considers discarding
-(`candidates`).
+(`candidates`). The search is `bots.search.one_ply`; this module is its Cicéron evaluator.
 
 The Princeps vote is secret and simultaneous (rulings C1, C5): the bot decides it from
 public information only (each family's election votes, the prestige standings), against
@@ -36,8 +36,16 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from bots.search import (
+    GreedySearchBot,
+    after,
+    determinizations,
+    one_ply,
+    relative_score,
+    seat_score,
+)
 from games.ciceron.cardset import CASTES
-from games.core import JSON, Decision, GameState, derive_seed
+from games.core import JSON, Decision, GameState
 
 PRIMUS_PP, SECUNDUS_PP, GUILD_PP, DISGRACE_PP = 6.0, 3.0, 3.0, 10.0
 #: Phases before the end of the turn's servant placement (resources still count).
@@ -365,21 +373,9 @@ def family_values(obs: JSON, cards: Any, w: Weights = WEIGHTS) -> list[float]:
     return values
 
 
-def relative_score(values: list[float], seat: int, w: Weights = WEIGHTS) -> float:
-    others = [v for s, v in enumerate(values) if s != seat]
-    score = values[seat]
-    if others:
-        score -= w.opp_max * max(others) + w.opp_mean * sum(others) / len(others)
-    return score
-
-
 def score_observation(obs: JSON, seat: int, cards: Any, w: Weights = WEIGHTS) -> float:
     """How good the observed position is for `seat` (higher is better)."""
-    score = relative_score(family_values(obs, cards, w), seat, w)
-    result = obs.get("result")
-    if result is not None and seat in result["ranking"][0]:
-        score += w.win / len(result["ranking"][0])
-    return score
+    return seat_score(family_values(obs, cards, w), seat, obs.get("result"), w)
 
 
 # ---------------------------------------------------------------------------------------
@@ -436,19 +432,12 @@ def _is_senate(decision: Decision) -> bool:
     return decision.verb == "place" and decision.args[0].startswith("senate-")
 
 
-class CiceronGreedyBot:
+class CiceronGreedyBot(GreedySearchBot[Weights]):
     """Greedy search over determinized copies for Cicéron (see the module docstring)."""
 
-    name = "greedy"
+    default_weights = WEIGHTS
 
-    def __init__(self, seed: int = 0, weights: Weights = WEIGHTS) -> None:
-        self.rng = random.Random(seed)
-        self.weights = weights
-
-    def choose(self, state: GameState, seat: int) -> Decision:
-        legal = state.legal_decisions(seat)
-        if not legal:
-            raise ValueError(f"seat {seat} has no decision to take: {state.describe_pending()}")
+    def decide(self, state: GameState, seat: int, legal: list[Decision]) -> Decision:
         if len(legal) == 1:
             return legal[0]
         cards = _card_set(state)
@@ -462,23 +451,13 @@ class CiceronGreedyBot:
             return legal[0]
         seed = self.rng.getrandbits(62)
         samples = self.weights.senate_samples if any(map(_is_senate, legal)) else 1
-        bases = [determinized(state, seat, derive_seed(seed, k)) for k in range(samples)]
-        best: list[Decision] = []
-        best_score = float("-inf")
-        for decision in legal:
-            copies = bases if _is_senate(decision) else bases[:1]
-            score = sum(self._value(base, seat, decision, cards) for base in copies) / len(
-                copies)
-            if score > best_score + 1e-9:
-                best, best_score = [decision], score
-            elif score >= best_score - 1e-9:
-                best.append(decision)
-        return self.rng.choice(best)
+        bases = determinizations(state, seat, seed, samples, determinized)
+        return one_ply(legal, bases, lambda base, d: self._value(base, seat, d, cards),
+                       self.rng, averaged=_is_senate)
 
     def _value(self, base: GameState, seat: int, decision: Decision, cards: Any) -> float:
         """The score after `decision` and the bot's own follow-up decisions."""
-        child = base.clone()
-        child.apply_unchecked(seat, decision)
+        child = after(base, seat, decision)
         obs = child.observation(seat)
         for _ in range(self.weights.depth):
             if not _mine(obs, seat):
@@ -490,11 +469,10 @@ class CiceronGreedyBot:
                 continue
             scored = []
             for option in options:
-                grandchild = child.clone()
-                grandchild.apply_unchecked(seat, option)
-                after = grandchild.observation(seat)
-                scored.append((score_observation(after, seat, cards, self.weights),
-                               grandchild, after))
+                grandchild = after(child, seat, option)
+                seen = grandchild.observation(seat)
+                scored.append((score_observation(seen, seat, cards, self.weights),
+                               grandchild, seen))
             _, child, obs = max(scored, key=lambda entry: entry[0])
         return score_observation(obs, seat, cards, self.weights)
 

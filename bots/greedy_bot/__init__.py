@@ -3,7 +3,8 @@
 For each legal decision the bot applies it to a copy of `state.determinize(seat, seed)`
 (never to the real state) and scores the position that follows from what `seat` may see
 (`observation(seat)`), with a Municipium heuristic (`score_observation`). The best score
-wins; ties are broken by the bot's own seeded RNG.
+wins; ties are broken by the bot's own seeded RNG. The search is `bots.search.one_ply`;
+this module is its Municipium evaluator.
 
 Drawing the top common card (`play common`) is the one decision whose outcome depends on
 hidden information, the deck order. Its value is the expectation over the card kinds the
@@ -16,11 +17,11 @@ public information and the bot's seed only, not on the real deck order or bag.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from bots.search import GreedySearchBot, after, one_ply, seat_score
 from games.core import JSON, Decision, GameState, derive_seed
 
 #: The common deck of the rule book (001 §1.0): public knowledge.
@@ -83,15 +84,7 @@ def score_observation(obs: JSON, seat: int, w: Weights = WEIGHTS) -> float:
     Reads only the observation, and never the colours the bag produced where no family
     holds them yet (meeting-room citizens count by presence, pending placements not at all).
     """
-    values = family_values(obs, w)
-    others = [v for f, v in enumerate(values) if f != seat]
-    score = values[seat]
-    if others:
-        score -= w.opp_max * max(others) + w.opp_mean * sum(others) / len(others)
-    result = obs.get("result")
-    if result is not None and seat in result["ranking"][0]:
-        score += w.win / len(result["ranking"][0])
-    return score
+    return seat_score(family_values(obs, w), seat, obs.get("result"), w)
 
 
 def family_values(obs: JSON, w: Weights = WEIGHTS) -> list[float]:
@@ -186,37 +179,23 @@ def remaining_common_cards(obs: JSON) -> Counter[str] | None:
     return +remaining
 
 
-class GreedyBot:
+class GreedyBot(GreedySearchBot[Weights]):
     """One-ply greedy search over determinized copies (see the module docstring)."""
 
-    name = "greedy"
+    default_weights = WEIGHTS
 
-    def __init__(self, seed: int = 0, weights: Weights = WEIGHTS) -> None:
-        self.rng = random.Random(seed)
-        self.weights = weights
-
-    def choose(self, state: GameState, seat: int) -> Decision:
-        legal = state.legal_decisions(seat)
-        if not legal:
-            raise ValueError(f"seat {seat} has no decision to take: {state.describe_pending()}")
+    def decide(self, state: GameState, seat: int, legal: list[Decision]) -> Decision:
         if len(legal) == 1:
             return legal[0]
         seed = self.rng.getrandbits(62)
-        base = state.determinize(seat, seed)
-        best: list[Decision] = []
-        best_score = float("-inf")
-        for decision in legal:
+
+        def value(base: GameState, decision: Decision) -> float:
             if decision == PLAY_COMMON:
-                score = self._common_card_value(state, seat, seed)
-            else:
-                child = base.clone()
-                child.apply(seat, decision)
-                score = score_observation(child.observation(seat), seat, self.weights)
-            if score > best_score + 1e-9:
-                best, best_score = [decision], score
-            elif score >= best_score - 1e-9:
-                best.append(decision)
-        return self.rng.choice(best)
+                return self._common_card_value(state, seat, seed)
+            child = after(base, seat, decision, checked=True)
+            return score_observation(child.observation(seat), seat, self.weights)
+
+        return one_ply(legal, [state.determinize(seat, seed)], value, self.rng)
 
     def _common_card_value(self, state: GameState, seat: int, seed: int) -> float:
         """Expected score of drawing the top common card, over the kinds it may be."""

@@ -11,7 +11,8 @@ plays the quick policy to the end of the season (of the game, in the last one), 
 position reached is scored from what `seat` may see (`observation(seat)`,
 `score_observation`). The best mean score wins; ties go to the bot's own seeded RNG. Its
 choice depends on public information, its own hand and its seed only: not on the others'
-real hands, on the deck order, or on what the others have already chosen.
+real hands, on the deck order, or on what the others have already chosen. The search is
+`bots.search.one_ply`; this module is its Leges evaluator and quick policy.
 
 **The public choices** (a `shift` ability, the Theme exchange) are the quick policy's,
 applied to a determinized copy too: searching them did not play better.
@@ -39,13 +40,20 @@ its VP and `win` if it won.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import JSON, Decision, GameState, derive_seed
+from bots.search import (
+    GreedySearchBot,
+    after,
+    determinizations,
+    one_ply,
+    relative_score,
+    seat_score,
+)
+from games.core import JSON, Decision, GameState
 from games.leges.cardset import LAW_COSTS, TIERS
 
 #: A point spent on a Law buys 1/5 VP at every tier (5 -> 1, 15 -> 3, 20 -> 4, 25 -> 5 VP).
@@ -230,17 +238,8 @@ def score_observation(obs: JSON, seat: int, cards: Any, w: Weights = WEIGHTS) ->
     result = obs.get("result")
     if result is not None:
         vp = [float(s["vp"]) + 0.01 * s["best_colour_vp"] for s in result["scores"]]
-        winners = result["ranking"][0]
-        return _relative(vp, seat, w) + (w.win / len(winners) if seat in winners else 0.0)
-    return _relative(seat_values(obs, cards, w), seat, w)
-
-
-def _relative(values: list[float], seat: int, w: Weights) -> float:
-    others = [v for s, v in enumerate(values) if s != seat]
-    score = values[seat]
-    if others:
-        score -= w.opp_max * max(others) + w.opp_mean * sum(others) / len(others)
-    return score
+        return seat_score(vp, seat, result, w)
+    return relative_score(seat_values(obs, cards, w), seat, w)
 
 
 # ---------------------------------------------------------------------------------------
@@ -288,37 +287,22 @@ def play_until(st: Any, done: Callable[[Any], bool], w: Weights = WEIGHTS) -> No
 # ---------------------------------------------------------------------------------------
 # The bot
 # ---------------------------------------------------------------------------------------
-class LegesGreedyBot:
+class LegesGreedyBot(GreedySearchBot[Weights]):
     """Search over determinized copies for the secret choices, the quick policy for the
     rest (see the module docstring)."""
 
-    name = "greedy"
+    default_weights = WEIGHTS
 
-    def __init__(self, seed: int = 0, weights: Weights = WEIGHTS) -> None:
-        self.rng = random.Random(seed)
-        self.weights = weights
-
-    def choose(self, state: GameState, seat: int) -> Decision:
-        legal = state.legal_decisions(seat)
-        if not legal:
-            raise ValueError(f"seat {seat} has no decision to take: {state.describe_pending()}")
+    def decide(self, state: GameState, seat: int, legal: list[Decision]) -> Decision:
         seed = self.rng.getrandbits(62)  # drawn at every decision: one stream of seeds
         if len(legal) == 1:
             return legal[0]
         if state.observation(seat)["asked"]["step"] not in SEARCHED:
             return quick_decision(self.copy(state, seat, seed), seat, self.weights)
-        samples = self.weights.samples
-        bases = [self.copy(state, seat, derive_seed(seed, k)) for k in range(samples)]
+        bases = determinizations(state, seat, seed, self.weights.samples, self.copy)
         season = bases[0].season
-        best: list[Decision] = []
-        best_score = float("-inf")
-        for decision in legal:
-            score = sum(self.value(base, seat, decision, season) for base in bases) / samples
-            if score > best_score + 1e-9:
-                best, best_score = [decision], score
-            elif score >= best_score - 1e-9:
-                best.append(decision)
-        return self.rng.choice(best)
+        return one_ply(legal, bases, lambda base, d: self.value(base, seat, d, season),
+                       self.rng)
 
     @staticmethod
     def copy(state: GameState, seat: int, seed: int) -> Any:
@@ -335,8 +319,7 @@ class LegesGreedyBot:
 
     def value(self, base: Any, seat: int, decision: Decision, season: int) -> float:
         """The score after `decision` and quick play to the end of the season."""
-        child = base.clone()
-        child.apply_unchecked(seat, decision)
+        child = after(base, seat, decision)
         play_until(child, lambda st: st.season != season, self.weights)
         return score_observation(child.observation(seat), seat, child.cards, self.weights)
 
