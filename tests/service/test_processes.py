@@ -23,9 +23,9 @@ from tests.service.conftest import (
     ServiceProcess,
     port_answers,
     served_redis_url,
-    wait_until,
 )
 from tests.service.gameplay import Game, assert_contiguous, new_game, play_out, replay, step
+from tests.timing import wait_until
 
 FINISHED = pb.GAME_STATUS_FINISHED
 #: every wait on a thread or a process is bounded by this many seconds
