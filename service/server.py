@@ -14,7 +14,7 @@ import json
 import logging
 import signal
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -113,12 +113,36 @@ def add_game_service(servicer: GameService, server: grpc.aio.Server) -> None:
 
 async def send_all(messages: AsyncGenerator[Any, None], context: grpc.aio.ServicerContext) -> None:
     """Write each message of a stream to the call, closing `messages` however the call
-    ends. (An async generator handed to grpc as the handler is left unclosed when the call
-    is cancelled while a message is being sent: its `finally` runs only when it is
-    garbage-collected. Here cancellation reaches `context.write`, and `aclosing` runs it.)"""
-    async with contextlib.aclosing(messages) as stream:
-        async for message in stream:
-            await context.write(message)
+    ends (`for_certain`: even where a library swallows the cancel). (An async generator
+    handed to grpc as the handler is left unclosed when the call is cancelled while a
+    message is being sent: its `finally` runs only when it is garbage-collected. Here
+    cancellation reaches `context.write`, and `aclosing` runs it.)"""
+    async def write_all() -> None:
+        async with contextlib.aclosing(messages) as stream:
+            async for message in stream:
+                await context.write(message)
+    await for_certain(write_all())
+
+
+#: Seconds between two cancels of a task that is still running (`for_certain`).
+CANCEL_AGAIN_S = 0.1
+
+
+async def for_certain(work: Coroutine[Any, Any, None]) -> None:
+    """Await `work` in a task of its own that ends for certain when the caller is
+    cancelled: it is cancelled again every CANCEL_AGAIN_S until it ends. (A library may
+    swallow a cancel: a cancel that reached redis-py's blocking XREAD came back as an
+    empty reply, and the cancelled WatchGame of an idle game then stayed open for ever.)"""
+    task = asyncio.ensure_future(work)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        while not task.done():
+            task.cancel()
+            await asyncio.wait((task,), timeout=CANCEL_AGAIN_S)
+        if not task.cancelled():
+            task.exception()  # retrieved: the call is over, whatever the work raised
+        raise
 
 
 def malformed(request: MalformedRequest) -> ServiceError:

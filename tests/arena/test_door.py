@@ -332,11 +332,6 @@ def open_streams(metrics_port: int) -> float:
     return float(found.group(1))
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect, open: about 1 run in 5, a WatchGame the bot cancels through the door stays "
-    "open upstream (the service's curia_open_streams does not come back within 60 s), although "
-    "the door cancels its upstream call from grpc's done-callback and by polling "
-    "context.done(); not yet found whether the door or the service keeps it"))
 def test_cancel_and_deadline_end_the_upstream_stream_and_the_service_end_reaches_the_bot(
         service_process: type[ServiceProcess], redis_url: str) -> None:
     metrics_port = free_port()
