@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import games
 from arena.limits import Limits
-from arena.sprt import COUNTINGS, SprtSettings
+from ratings.sprt import COUNTINGS, SprtSettings
 
 PROTOCOLS = ("grpc", "stdio")
 #: `[tournament] sandbox` (arena.sandbox: kept here so that config needs no sandbox code).
@@ -253,7 +253,7 @@ def bot_name(name: str) -> str:
 @dataclass(frozen=True, kw_only=True)
 class SprtSpec(SprtSettings):
     """Sequential test of "is bot A stronger than bot B" (fastchess-style): the two bots
-    and the test's settings (hypotheses, error rates, cap; arena.sprt.SprtSettings)."""
+    and the test's settings (hypotheses, error rates, cap; ratings.sprt.SprtSettings)."""
 
     a: str
     b: str
@@ -376,7 +376,7 @@ class TournamentConfig:
                                       - set(names)):
             found.append(f"sprt needs an [sprt] table whose a and b name two of {names}")
         elif self.format == "sprt" and self.sprt is not None and self.sprt.counting == "deal":
-            fillers = set(names) - {self.sprt.a, self.sprt.b}  # as arena.sprt.deal_games
+            fillers = set(names) - {self.sprt.a, self.sprt.b}  # as ratings.sprt.deal_games
             deal = 2 * self.seats if fillers and self.seats > 2 else self.seats
             if self.sprt.max_games < deal:
                 found.append(f"[sprt] max_games = {self.sprt.max_games} is less than one deal "

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.config import ConfigError
-from arena.ratings import GameOutcome
+from ratings.records import GameOutcome
 
 KEY_BYTES = 32
 PRIVATE = "private"

@@ -1,7 +1,7 @@
 """Tournament reports from game outcomes: leaderboard, crosstable, seat statistics, exports.
 
 Pure formatting: outcomes in, rows, text, JSON-ready dicts and CSV text out; the numbers
-come from `arena.ratings`. The headline rating is the pairwise Bradley–Terry fit (every
+come from `ratings/`. The headline rating is the pairwise Bradley–Terry fit (every
 pair of seats of a game as one result) with its 95% interval, robust and clustered by
 deal, and the leaderboard is sorted by it; the Plackett–Luce fit of whole finishing
 orders is kept in `tournament.json` as a cross-check; the sequential Elo is a secondary
@@ -18,17 +18,10 @@ import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from arena.ratings import (
-    JSON,
-    BradleyTerryFit,
-    GameOutcome,
-    counted,
-    elo_history,
-    fit_bradley_terry,
-    fit_plackett_luce,
-    in_index_order,
-    pairwise,
-)
+from ratings.bradley_terry import BradleyTerryFit, fit_bradley_terry
+from ratings.elo import elo_history
+from ratings.plackett_luce import fit_plackett_luce
+from ratings.records import JSON, GameOutcome, counted, in_index_order, pairwise
 
 UNSPECIFIED = "unspecified"
 """Forfeit reason counted for a forfeited seat whose record gives none."""

@@ -32,14 +32,14 @@ import grpc
 from arena.config import BotManifest, ConfigError, TournamentConfig
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
 from arena.launcher import Launcher
-from arena.ratings import GameOutcome
 from arena.sandbox import SandboxPlan
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
 from arena.seat_jobs import QueuedSeat, SeatQueue
-from arena.sprt import SprtTest, deal_games
 from curia_api.codec import MAX_NOTATION
 from curia_api.message_json import message_json
 from curia_api.v1 import game_service_pb2 as pb
+from ratings.records import GameOutcome
+from ratings.sprt import SprtTest, deal_games
 from service.client import CuriaClient
 from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 
@@ -241,7 +241,7 @@ class Tournament:
 
     def _sprt_decided(self) -> bool:
         """The SPRT has stopped (H0, H1 or max_games) on the games finished so far, read
-        in index order, deal by deal, up to the first unfinished one (see arena.sprt)."""
+        in index order, deal by deal, up to the first unfinished one (see ratings.sprt)."""
         return self._sprt_test().verdict.stopped
 
     def _sprt_test(self) -> SprtTest:

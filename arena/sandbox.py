@@ -50,7 +50,7 @@ SECRET_ETC = ("shadow", "shadow-", "gshadow", "gshadow-", "ssh", "ssl/private", 
 #: The top folders of a Linux system a bot may read (as links where they are links).
 SYSTEM_TOP = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
 #: Curia's packages a Python bot imports, and the contract a bot in another language reads.
-CURIA_PACKAGES = ("curia", "curia_api", "games", "service", "arena", "bots")
+CURIA_PACKAGES = ("curia", "curia_api", "games", "service", "arena", "ratings", "bots")
 #: The one line the arena prints when a tournament requires a sandbox the host lacks.
 INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap) or set sandbox = \"off\""
 

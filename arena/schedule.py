@@ -114,7 +114,7 @@ def sprt_deal(a: str, b: str, extra: Sequence[str]) -> list[tuple[str, ...]]:
     of (B, A, extra…) not among them. Each game has its mirror, A and B swapped, under the
     same deal, so B sits right after A as often as right before it. When every extra seat
     is B (or there is none) the mirrored rotations are the same seatings: `seats` games,
-    else 2 × seats (`arena.sprt.deal_games`)."""
+    else 2 × seats (`ratings.sprt.deal_games`)."""
     seatings = rotations((a, b, *extra))
     return seatings + [s for s in rotations((b, a, *extra)) if s not in seatings]
 
@@ -124,7 +124,7 @@ def sprt_games(a: str, b: str, field: Sequence[str], seats: int,
     """An endless stream of games seating A and B (other seats from the field, in turn,
     or more copies of B when the field is only A and B); the runner stops when the test
     decides. Deal after deal, each deal's seatings (`sprt_deal`) at consecutive indices:
-    the unit the test reads (arena.sprt)."""
+    the unit the test reads (ratings.sprt)."""
     fillers = [name for name in field if name not in (a, b)] or [b]
     index = 0
     for number in range(10**9):

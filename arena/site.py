@@ -5,8 +5,8 @@ and replay wait until its record is published (every game of its deal has ended,
 `arena.deals`); the standings count every finished game.
 
 Every figure comes from `arena.report` (leaderboard, crosstable, seat statistics),
-`arena.ratings.elo_history` (the plot) and `arena.sprt` (the verdict): this module only
-lays them out. While the tournament runs the page reloads itself every few seconds.
+`ratings.elo.elo_history` (the plot) and `ratings.sprt` (the verdict): this module
+only lays them out. While the tournament runs the page reloads itself every few seconds.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import Any
 
 from arena import report
 from arena.deals import published
-from arena.ratings import GameOutcome, counted, elo_history
+from ratings.elo import elo_history
+from ratings.records import GameOutcome, counted
 from service.web.page import document
 from service.web.replay import load_record, replay_page
 
@@ -115,7 +116,7 @@ def _settings(meta: Mapping[str, Any], done: str, complete: bool) -> str:
 
 
 def _sprt(games: Sequence[GameOutcome], meta: Mapping[str, Any]) -> str:
-    from arena.sprt import verdict_text
+    from ratings.sprt import verdict_text
 
     return verdict_text(list(games), meta["sprt"])
 

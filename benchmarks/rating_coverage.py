@@ -19,7 +19,7 @@ the deal takes once).
 
 The truth a fit is checked against is the **pairwise truth**: each pair's chance of
 finishing ahead (computed by numerical convolution of the noises and the deal bonus),
-mapped to ratings by the Bradley–Terry fit of those chances (`arena.ratings.
+mapped to ratings by the Bradley–Terry fit of those chances (`ratings.bradley_terry.
 pairwise_truth`; every pair meets equally often here). Under `pl` without a deal
 effect it is the bots' Elo. For each fit (`bt`: the headline, pairwise Bradley–Terry;
 `pl`: Plackett–Luce on the full finishing order; both with robust intervals), unit of
@@ -50,16 +50,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena import ratings  # noqa: E402
-from arena.ratings import (  # noqa: E402
-    ELO_PER_NEPER,
+from ratings import bradley_terry  # noqa: E402
+from ratings.bradley_terry import (  # noqa: E402
     BradleyTerryFit,
-    GameOutcome,
-    elo_history,
     fit_bradley_terry,
-    fit_plackett_luce,
     pairwise_truth,
 )
+from ratings.elo import ELO_PER_NEPER, elo_history, normal_quantile  # noqa: E402
+from ratings.plackett_luce import fit_plackett_luce  # noqa: E402
+from ratings.records import GameOutcome  # noqa: E402
 
 FITS: dict[str, Callable[..., BradleyTerryFit]] = {"bt": fit_bradley_terry,
                                                     "pl": fit_plackett_luce}
@@ -257,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     args = parser.parse_args(argv)
     if args.quantile == "normal":   # the workers are forked after this
-        ratings._quantile = lambda confidence, deals: ratings._z(confidence)
+        bradley_terry._quantile = lambda confidence, deals: normal_quantile(confidence)
     settings = [Setting(n, args.deal_effect, args.deal_favours) for n in args.noise]
     for setting in settings:
         true = truth(setting)

@@ -3,7 +3,7 @@
 A is `elo0` or `elo1` stronger than B; B fills the empty seats (as when only A and B
 enter a 3–5-seat game); finishing orders follow a Plackett–Luce model; the games are
 those of the real SPRT schedule (`arena.schedule.sprt_games`), read by the real test
-(`arena.sprt.SprtTest`). For each seat count and counting, the deal counting (a
+(`ratings.sprt.SprtTest`). For each seat count and counting, the deal counting (a
 generalised SPRT over deals, the default) and the pair counting (one A–B result per
 game: the test before): false H1 (at elo0) and false H0 (at elo1), mean games, without a
 cap and at `--max-games` (with the runs undecided there). One simulation gives both: a
@@ -15,7 +15,7 @@ correlated; the hypotheses' Elo are shifted so that A's expected score is still 
 s1 (a deal effect alone pulls A's expected score towards 1/2), so the rates measure the
 counting, not the effect.
 
-`--prior`, `--spread`: the virtual deals of the deal counting (arena.sprt.PRIOR_DEALS,
+`--prior`, `--spread`: the virtual deals of the deal counting (ratings.sprt.PRIOR_DEALS,
 PRIOR_SPREAD), to compare other choices.
 
     python3 benchmarks/sprt_error_rates.py                       # 300 runs a cell, minutes
@@ -39,10 +39,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import arena.sprt  # noqa: E402
-from arena.ratings import GameOutcome, score_from_elo  # noqa: E402
+import ratings.sprt  # noqa: E402
 from arena.schedule import sprt_games  # noqa: E402
-from arena.sprt import SprtSettings, SprtTest, deal_games  # noqa: E402
+from ratings.elo import score_from_elo  # noqa: E402
+from ratings.records import GameOutcome  # noqa: E402
+from ratings.sprt import SprtSettings, SprtTest, deal_games  # noqa: E402
 
 UNCAPPED = 100_000
 """The cap of a run "without a cap": far beyond any run at elo0 or elo1."""
@@ -144,7 +145,7 @@ class Cell:
 
 def _chunk(job: tuple[Cell, SprtSettings, int, int, float, float]) -> list[tuple[str, int]]:
     cell, settings, runs, seed, prior, spread = job
-    arena.sprt.PRIOR_DEALS, arena.sprt.PRIOR_SPREAD = prior, spread
+    ratings.sprt.PRIOR_DEALS, ratings.sprt.PRIOR_SPREAD = prior, spread
     elo = (settings.elo0, settings.elo1)[cell.hypothesis]
     true_elo = cell.effect.calibrated(score_from_elo(elo), cell.seats)
     rng = random.Random(f"{seed}/{cell.seats}/{cell.counting}/{cell.hypothesis}/{cell.effect}")
@@ -196,10 +197,10 @@ def main() -> None:
                         choices=["deal", "pair"])
     parser.add_argument("--deal-effect", type=Effect.parse, nargs="+", default=[Effect()],
                         help="none, bot:ELO, seat:ELO (several: one table each)")
-    parser.add_argument("--prior", type=float, default=arena.sprt.PRIOR_DEALS,
-                        help="virtual deals of the deal counting (arena.sprt.PRIOR_DEALS)")
-    parser.add_argument("--spread", type=float, default=arena.sprt.PRIOR_SPREAD,
-                        help="their distance from the midpoint (arena.sprt.PRIOR_SPREAD)")
+    parser.add_argument("--prior", type=float, default=ratings.sprt.PRIOR_DEALS,
+                        help="virtual deals of the deal counting (ratings.sprt.PRIOR_DEALS)")
+    parser.add_argument("--spread", type=float, default=ratings.sprt.PRIOR_SPREAD,
+                        help="their distance from the midpoint (ratings.sprt.PRIOR_SPREAD)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=min(2, multiprocessing.cpu_count()))
     args = parser.parse_args()

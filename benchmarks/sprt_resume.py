@@ -25,10 +25,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from arena.config import TournamentConfig  # noqa: E402
-from arena.ratings import GameOutcome  # noqa: E402
 from arena.runner import Tournament  # noqa: E402
 from arena.schedule import sprt_games  # noqa: E402
-from arena.sprt import SprtSettings, sprt_verdict  # noqa: E402
+from ratings.records import GameOutcome  # noqa: E402
+from ratings.sprt import SprtSettings, sprt_verdict  # noqa: E402
 
 ELO0, ELO1, TRUE_ELO, SEATS = 0.0, 10.0, 5.0, 3
 

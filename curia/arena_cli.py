@@ -22,7 +22,6 @@ from redis import Redis
 
 from arena.config import ConfigError, TournamentConfig
 from arena.deals import PRIVATE, private_folder
-from arena.ratings import GameOutcome, elo_history, in_index_order
 from arena.runner import ResultsFile, Tournament, describe
 from arena.seat_jobs import SeatQueue
 from curia.credentials import (
@@ -35,6 +34,8 @@ from curia.credentials import (
 from curia.league_cli import start_worker
 from curia.remote import service_and_store, service_endpoint, web_host
 from curia.stopping import arm_stop_backstop
+from ratings.elo import elo_history
+from ratings.records import GameOutcome, in_index_order
 from service.server import LOOPBACK, redact_url
 
 #: The embedded Redis's data in a run folder (removed once the tournament is complete).
@@ -469,9 +470,9 @@ def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any]
 
 
 def sprt_text(outcomes: list[GameOutcome], spec: dict[str, Any]) -> str:
-    """The SPRT's verdict on "is A stronger than B", as `arena.sprt` takes it: one result
+    """The SPRT's verdict on "is A stronger than B", as `ratings.sprt` takes it: one result
     per deal (or per game: counting = "pair"), the verdict the stop was taken on."""
-    from arena.sprt import verdict_text
+    from ratings.sprt import verdict_text
 
     return verdict_text(outcomes, spec)
 

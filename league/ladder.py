@@ -1,8 +1,8 @@
 """A league's ladder: its results in, ratings with intervals out (pure). The results' CSV is
 `service.web.league_pages.results_csv` (the web page's export and `curia league results`).
 
-The ratings are the arena's Plackett–Luce fit (`arena.ratings.fit_plackett_luce`) over
-every rated, non-void result; each game is its own deal. A bot with fewer games than the
+The ratings are the arena's Plackett–Luce fit (`ratings.plackett_luce.fit_plackett_luce`)
+over every rated, non-void result; each game is its own deal. A bot with fewer games than the
 league's `provisional_games` is marked provisional. A bot without a rated game yet has no
 rating.
 """
@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from arena.ratings import GameOutcome, fit_plackett_luce
+from ratings.plackett_luce import fit_plackett_luce
+from ratings.records import GameOutcome
 
 
 @dataclass(frozen=True)

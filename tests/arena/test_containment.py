@@ -34,10 +34,10 @@ from arena.check import bridge_slowest_ms, plan_games, play_check_game
 from arena.config import BotManifest
 from arena.contain import FREEZER, V2, Cgroup, Containment, candidate_parents, remove_stale
 from arena.limits import Limits
-from arena.ratings import GameOutcome
 from arena.runner import ResultsFile
 from arena.sandbox import unavailable_reason
 from arena.seat_jobs import LOG_TAIL_BYTES
+from ratings.records import GameOutcome
 from service.client import CuriaClient
 from tests.arena.test_bot_processes import RANDOM, play
 from tests.timing import wait_until

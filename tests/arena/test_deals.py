@@ -27,12 +27,12 @@ import pytest
 
 from arena.config import ConfigError, TournamentConfig
 from arena.deals import KEY_FILE, DealKey, published, withheld
-from arena.ratings import GameOutcome
 from arena.runner import ResultsFile, Tournament
 from arena.schedule import ScheduledGame
 from curia.arena_cli import write_report
 from curia_api.v1 import game_service_pb2 as pb
 from games.core import derive_seed
+from ratings.records import GameOutcome
 from service.http_gateway import BackgroundGateway, Gateway
 from service.redis_server import free_port
 

@@ -1,4 +1,4 @@
-"""arena.ratings: outcomes, pairwise results, Elo, Bradley–Terry and SPRT.
+"""ratings: outcomes, pairwise results, Elo, Bradley–Terry and SPRT.
 
 Known cases pin the formulas; synthetic tournaments, whose bots have true strengths set
 here and finishing orders drawn with a seeded random.Random (from a Plackett–Luce model,
@@ -17,24 +17,18 @@ from statistics import NormalDist
 
 import pytest
 
-from arena.ratings import (
+from ratings.bradley_terry import BradleyTerryFit, bradley_terry, fit_bradley_terry, pairwise_truth
+from ratings.elo import (
     ELO_PER_NEPER,
-    BradleyTerryFit,
-    GameOutcome,
-    bradley_terry,
-    counted,
     elo_from_score,
     elo_history,
     elo_margin,
-    fit_bradley_terry,
-    fit_plackett_luce,
-    head_to_head,
-    pairwise,
-    pairwise_truth,
     score_from_elo,
     score_with_stderr,
-    sprt,
 )
+from ratings.plackett_luce import fit_plackett_luce
+from ratings.records import GameOutcome, counted, head_to_head, pairwise
+from ratings.sprt import sprt
 
 TRUE_ELO = {"weak": 1300.0, "mid": 1500.0, "good": 1700.0, "best": 1800.0}
 Fit = Callable[[Sequence[GameOutcome]], BradleyTerryFit]
@@ -354,7 +348,7 @@ def test_pl_agrees_with_choix() -> None:
     choix = pytest.importorskip("choix")
     outcomes = tournament(seed=7, games=300, seats=4)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("arena.ratings.PRIOR_DRAWS", 1e-6)
+        patch.setattr("ratings.bradley_terry.PRIOR_DRAWS", 1e-6)
         fit = fit_plackett_luce(outcomes, anchor=0)
     index = {name: i for i, name in enumerate(fit.names)}
     rankings = [tuple(index[g.seating[seat]] for (seat,) in g.ranking) for g in outcomes]

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from arena.plot import plot_ratings
-from arena.ratings import GameOutcome, elo_history, fit_bradley_terry
 from arena.report import (
     GAMES_CSV_HEADER,
     LEADERBOARD_HEADERS,
@@ -27,6 +26,9 @@ from arena.report import (
     standings_line,
     to_json,
 )
+from ratings.bradley_terry import fit_bradley_terry
+from ratings.elo import elo_history
+from ratings.records import GameOutcome
 from tests.arena.test_ratings import duel, game, tournament, void
 
 

@@ -1,4 +1,4 @@
-"""arena.sprt: the generalised SPRT over deals, read unit by unit in index order; the
+"""ratings.sprt: the generalised SPRT over deals, read unit by unit in index order; the
 pair counting kept as an option; the cap in whole deals; the incremental test.
 
 The error rates are checked by simulation: bots of known strength, finishing orders drawn
@@ -22,10 +22,14 @@ import pytest
 
 from arena.config import ConfigError, TournamentConfig
 from arena.local import GameSpec, play_game
-from arena.ratings import GameOutcome, score_from_elo
 from arena.runner import Tournament, describe
 from arena.schedule import ScheduledGame, sprt_games
-from arena.sprt import (
+from benchmarks.sprt_error_rates import Effect, plackett_luce
+from benchmarks.sprt_error_rates import games as simulated_games
+from benchmarks.sprt_error_rates import run as simulated_run
+from ratings.elo import score_from_elo
+from ratings.records import GameOutcome
+from ratings.sprt import (
     SprtSettings,
     SprtTest,
     _lagrange,
@@ -42,9 +46,6 @@ from arena.sprt import (
     verdict_text,
     virtual_deals,
 )
-from benchmarks.sprt_error_rates import Effect, plackett_luce
-from benchmarks.sprt_error_rates import games as simulated_games
-from benchmarks.sprt_error_rates import run as simulated_run
 from tests.arena.test_ratings import game, void
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from arena.config import TournamentConfig
-from arena.ratings import GameOutcome
 from arena.report import format_leaderboard, leaderboard
 from arena.runner import ResultsFile, Tournament
+from ratings.records import GameOutcome
 
 REPO = Path(__file__).resolve().parents[2]
 BADBOTS = Path(__file__).resolve().parent / "badbots"

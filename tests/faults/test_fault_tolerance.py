@@ -13,9 +13,9 @@ from pathlib import Path
 import redis
 
 from arena.config import TournamentConfig
-from arena.ratings import GameOutcome
 from arena.runner import Tournament
 from curia_api.v1 import game_service_pb2 as pb
+from ratings.records import GameOutcome
 from service.client import CuriaClient
 from service.failover import FailoverClient
 from service.redis_server import EmbeddedRedis

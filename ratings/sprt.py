@@ -52,15 +52,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
-from arena.ratings import (
-    GameOutcome,
-    SprtResult,
-    elo_from_score,
-    elo_margin,
-    score_from_elo,
-    score_with_stderr,
-    sprt,
-)
+from ratings.elo import elo_from_score, elo_margin, score_from_elo, score_with_stderr
+from ratings.records import GameOutcome
 
 Status = Literal["H0", "H1", "max_games", "running"]
 COUNTINGS = ("deal", "pair")
@@ -125,6 +118,84 @@ class SprtVerdict:
     def stopped(self) -> bool:
         """No more games are needed: decided, or the cap is reached."""
         return self.status != "running"
+
+
+# ---------------------------------------------------------------------------------------
+# The trinomial SPRT on win/draw/loss counts (fishtest's LLR)
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SprtResult:
+    """Log-likelihood ratio of H1 against H0, its stopping bounds, and the decision."""
+
+    llr: float
+    lower: float
+    upper: float
+    decision: Literal["H0", "H1"] | None
+
+
+def sprt(wins: int, draws: int, losses: int, elo0: float, elo1: float,
+         alpha: float = 0.05, beta: float = 0.05) -> SprtResult:
+    """Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1.
+
+    The generalised SPRT on trinomial results with plain logistic Elo bounds, in the
+    exact form of fishtest's `stat_util.LLR` (fastchess prints the normal approximation
+    LLR ≈ (s1 - s0)(2s - s0 - s1) / (2σ²/N)): with s0, s1 = score_from_elo(elo0),
+    score_from_elo(elo1), the log-likelihood ratio of the maximum-likelihood
+    win/draw/loss distributions of expected score s1 and s0.
+
+    Wald's bounds: lower = ln(β / (1 - α)), upper = ln((1 - β) / α); H1 is accepted at
+    LLR ≥ upper, H0 at LLR ≤ lower, else the test continues (decision None). No data
+    gives LLR 0; an empty outcome class counts as 1e-3 games (fishtest's `regularize`),
+    so that all wins, say, still decide. Results must be independent: the pair counting
+    takes one A–B result per game for that reason (every pair of a multi-seat game would
+    not be).
+    """
+    if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1 and elo0 < elo1):
+        raise ValueError("need 0 < alpha, beta; alpha + beta < 1; elo0 < elo1")
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    llr = _llr_logistic(wins, draws, losses, elo0, elo1)
+    decision: Literal["H0", "H1"] | None = (
+        "H1" if llr >= upper else "H0" if llr <= lower else None)
+    return SprtResult(llr, lower, upper, decision)
+
+
+def _llr_logistic(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The generalised log-likelihood ratio of fishtest's `stat_util.LLR`: N times the
+    difference of the log-likelihoods of the maximum-likelihood trinomials whose expected
+    score is s1 and s0. Empty outcome classes count as 1e-3 games (fishtest's
+    `regularize`), so that all wins, say, give a finite ratio."""
+    if wins + draws + losses == 0:
+        return 0.0
+    counts = [float(c) if c else 1e-3 for c in (wins, draws, losses)]
+    total = sum(counts)
+    freqs = [c / total for c in counts]
+    p0 = _mle_trinomial(freqs, score_from_elo(elo0))
+    p1 = _mle_trinomial(freqs, score_from_elo(elo1))
+    return total * sum(f * math.log(b / a) for f, a, b in zip(freqs, p0, p1, strict=True))
+
+
+_OUTCOME_SCORES = (1.0, 0.5, 0.0)
+
+
+def _mle_trinomial(freqs: Sequence[float], score: float) -> list[float]:
+    """The distribution closest (in likelihood) to `freqs` with expected score `score`:
+    p_i = f_i / (1 + λ(a_i - score)), λ found by bisection (fishtest's `MLE_expected`)."""
+    gaps = [a - score for a in _OUTCOME_SCORES]
+
+    def excess(lam: float) -> float:
+        return sum(f * g / (1 + lam * g) for f, g in zip(freqs, gaps, strict=True))
+
+    low, high = -1 / (1 - score) + 1e-12, 1 / score - 1e-12
+    for _ in range(200):
+        mid = (low + high) / 2
+        if mid in (low, high):  # the interval is down to adjacent floats
+            break
+        if excess(mid) > 0:
+            low = mid
+        else:
+            high = mid
+    lam = (low + high) / 2
+    return [f / (1 + lam * g) for f, g in zip(freqs, gaps, strict=True)]
 
 
 # ---------------------------------------------------------------------------------------
