@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -262,6 +263,10 @@ class WorkerPool:
 
     #: Seconds between looks at the workers.
     LOOK_S = 0.5
+    #: Restarts of one worker within RESTART_WINDOW_S after which it is left dead (it
+    #: cannot start: a broken install), said in one line.
+    MAX_RESTARTS = 5
+    RESTART_WINDOW_S = 60.0
 
     def __init__(self, starts: list[Callable[[], subprocess.Popen[bytes]]],
                  out: TextIO) -> None:
@@ -276,13 +281,24 @@ class WorkerPool:
 
     def _supervise(self, started: threading.Event) -> None:
         self.processes = [start() for start in self.starts]
+        restarts: list[list[float]] = [[] for _ in self.starts]
         started.set()
         while not self.stopping.wait(self.LOOK_S):
             for i, process in enumerate(self.processes):
-                if process.poll() is not None and not self.stopping.is_set():
-                    print(f"worker w{i} ended ({ended_how(process.returncode)}): started "
-                          "again", file=self.out, flush=True)
-                    self.processes[i] = self.starts[i]()
+                if process.poll() is None or self.stopping.is_set() or restarts[i] == [-1.0]:
+                    continue
+                now = time.monotonic()
+                restarts[i] = [t for t in restarts[i] if now - t < self.RESTART_WINDOW_S]
+                if len(restarts[i]) >= self.MAX_RESTARTS:
+                    print(f"worker w{i} ended ({ended_how(process.returncode)}) "
+                          f"{self.MAX_RESTARTS} times within {self.RESTART_WINDOW_S:g} s: "
+                          "left dead (see its logs)", file=self.out, flush=True)
+                    restarts[i] = [-1.0]
+                    continue
+                print(f"worker w{i} ended ({ended_how(process.returncode)}): started again",
+                      file=self.out, flush=True)
+                restarts[i].append(now)
+                self.processes[i] = self.starts[i]()
         stop_processes(self.processes)
 
     def close(self) -> None:
