@@ -179,7 +179,8 @@ function onMessage(stream, message, resolve) {
     if (status.code !== ABORTED) log(`refused in ${message.refusal.game_id}: ${status.message}`);
     const game = games.get(message.refusal.game_id);
     if (STORE_AWAY.has(status.code) && game && game.sent) { // the game did not move: send again
-      setTimeout(() => { if (!stream.destroyed) stream.write(game.sent); }, 500);
+      const again = game.sent; // unless it was answered or replaced meanwhile (a new turn)
+      setTimeout(() => { if (!stream.destroyed && game.sent === again) stream.write(again); }, 500);
     }
   } else if (message.game_ended) {
     onEnded(message.game_ended);
