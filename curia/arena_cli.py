@@ -276,16 +276,26 @@ class WorkerPool:
         started = threading.Event()
         self.thread = threading.Thread(target=self._supervise, args=(started,),
                                        name="arena-workers", daemon=True)
+        self.failed: BaseException | None = None
         self.thread.start()
         started.wait()
+        if self.failed is not None:
+            self.close()
+            raise self.failed
 
     def _supervise(self, started: threading.Event) -> None:
-        self.processes = [start() for start in self.starts]
+        try:
+            for start in self.starts:
+                self.processes.append(start())
+        except BaseException as error:  # (told to the caller, which closes the pool)
+            self.failed = error
+        finally:
+            started.set()
         restarts: list[list[float]] = [[] for _ in self.starts]
-        started.set()
-        while not self.stopping.wait(self.LOOK_S):
+        left_dead: set[int] = set()
+        while not self.failed and not self.stopping.wait(self.LOOK_S):
             for i, process in enumerate(self.processes):
-                if process.poll() is None or self.stopping.is_set() or restarts[i] == [-1.0]:
+                if process.poll() is None or self.stopping.is_set() or i in left_dead:
                     continue
                 now = time.monotonic()
                 restarts[i] = [t for t in restarts[i] if now - t < self.RESTART_WINDOW_S]
@@ -293,12 +303,17 @@ class WorkerPool:
                     print(f"worker w{i} ended ({ended_how(process.returncode)}) "
                           f"{self.MAX_RESTARTS} times within {self.RESTART_WINDOW_S:g} s: "
                           "left dead (see its logs)", file=self.out, flush=True)
-                    restarts[i] = [-1.0]
+                    left_dead.add(i)
                     continue
                 print(f"worker w{i} ended ({ended_how(process.returncode)}): started again",
                       file=self.out, flush=True)
                 restarts[i].append(now)
-                self.processes[i] = self.starts[i]()
+                try:
+                    self.processes[i] = self.starts[i]()
+                except OSError as error:
+                    print(f"worker w{i} cannot start again: {error}", file=self.out,
+                          flush=True)
+                    left_dead.add(i)
         stop_processes(self.processes)
 
     def close(self) -> None:
