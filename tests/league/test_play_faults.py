@@ -6,6 +6,7 @@ without a task exception left unretrieved. A real Redis, a real service, real gR
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import queue
@@ -187,8 +188,11 @@ def client(world: World) -> Iterator[CuriaClient]:
 
 
 # -- turns after a rollback -----------------------------------------------------------------
-def test_a_league_bot_gets_its_turn_again_after_a_rollback_onto_it(
-        world: World, agent: LeagueAgent, client: CuriaClient) -> None:
+@contextlib.contextmanager
+def two_bots_in_a_game(world: World, agent: LeagueAgent
+                       ) -> Iterator[tuple[str, dict[str, Stream]]]:
+    """A new league whose bots alpha and beta, on Play streams of their own, are seated
+    in one game by the matchmaker: the league's name and the streams (closed after)."""
     league = new_league(world)
     keys = {bot: world.leagues.add_bot(league.name, bot) for bot in ("alpha", "beta")}
     streams = {bot: Stream(world.target, key, pb.PlayHello(concurrency=1))
@@ -199,17 +203,23 @@ def test_a_league_bot_gets_its_turn_again_after_a_rollback_onto_it(
         wait_until(lambda: len(world.leagues.online(league.name)) == 2, 5,
                    message="both bots online")
         assert agent.start_games(world.leagues.settings(league.name)) == 1
+        yield league.name, streams
+    finally:
+        for stream in streams.values():
+            stream.close()
+
+
+def test_a_league_bot_gets_its_turn_again_after_a_rollback_onto_it(
+        world: World, agent: LeagueAgent, client: CuriaClient) -> None:
+    with two_bots_in_a_game(world, agent) as (league, streams):
         started = streams["alpha"].kind("game_started").game_started
         game_id = started.game_id
         beta_seat = 1 - started.seat
-        beta_token = world.redis.hget(seats_key(league.name, "beta"), game_id)
+        beta_token = world.redis.hget(seats_key(league, "beta"), game_id)
         assert beta_token is not None
         rolled_back_onto_an_answered_turn(client, world.redis, game_id, started.seat,
                                           streams["alpha"], {beta_seat: text(beta_token)},
                                           random.Random(3))
-    finally:
-        for stream in streams.values():
-            stream.close()
 
 
 def test_a_league_bot_follows_again_a_game_a_rollback_un_ended(
@@ -217,35 +227,22 @@ def test_a_league_bot_follows_again_a_game_a_rollback_un_ended(
     """The bot's stream saw its game end and the agent recorded it; the store rolls back
     to before the end (the game's keys and the bots' seats): the stream follows the game
     again, from its start message, and the seat plays on (never a forfeit)."""
-    league = new_league(world)
-    keys = {bot: world.leagues.add_bot(league.name, bot) for bot in ("alpha", "beta")}
-    streams = {bot: Stream(world.target, key, pb.PlayHello(concurrency=1))
-               for bot, key in keys.items()}
-    try:
-        for stream in streams.values():
-            stream.kind("welcome")
-        wait_until(lambda: len(world.leagues.online(league.name)) == 2, 5,
-                   message="both bots online")
-        settings = world.leagues.settings(league.name)
-        assert agent.start_games(settings) == 1
+    with two_bots_in_a_game(world, agent) as (league, streams):
         game_id = streams["alpha"].kind("game_started").game_started.game_id
         streams["beta"].kind("game_started")
-        seats = [seats_key(league.name, bot) for bot in keys]
+        seats = [seats_key(league, bot) for bot in ("alpha", "beta")]
         saved = {**snapshot(world.redis, game_id),
                  **{key: world.redis.dump(key) for key in seats}}
         client.resign(game_id, text(world.redis.hget(seats[1], game_id)))
         assert streams["alpha"].kind("game_ended").game_ended.game_id == game_id
         agent.swept.clear()
-        agent.record_finished(settings)
-        assert [r["game_id"] for r in world.leagues.results(league.name)] == [game_id]
+        agent.record_finished(world.leagues.settings(league))
+        assert [r["game_id"] for r in world.leagues.results(league)] == [game_id]
         assert not world.redis.hexists(seats[0], game_id)  # recorded: out of the seats
         roll_back(world.redis, saved)
         assert client.view(game_id).status == pb.GAME_STATUS_IN_PROGRESS
         again = streams["alpha"].kind("game_started", timeout=10).game_started
         assert again.game_id == game_id
-    finally:
-        for stream in streams.values():
-            stream.close()
 
 
 def test_a_tournament_seat_gets_its_turn_again_after_a_rollback_onto_it(
