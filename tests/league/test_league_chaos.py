@@ -21,6 +21,7 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from bots.play_client import PlayClient
+from curia.arena_cli import stop_processes
 from league.agent import UNENDED
 from league.ladder import ladder, ladder_json
 from league.registry import Leagues, LeagueSettings
@@ -64,13 +65,7 @@ class WorkerProcess:
         self.errors.close()
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_processes([self.process], grace=15)
         self.errors.close()
 
 

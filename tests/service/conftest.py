@@ -15,6 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from curia.arena_cli import stop_processes
 from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis, free_port
 from service.server import BackgroundServer
@@ -96,13 +97,7 @@ class ServiceProcess:
         self.process.wait()
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_processes([self.process], grace=15)
 
 
 @pytest.fixture
