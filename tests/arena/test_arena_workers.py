@@ -158,8 +158,8 @@ def test_an_arena_killed_mid_run_resumes_complete_and_its_workers_die_with_it(
     """kill -9 of `curia arena run --workers 2` after each new result, five times: its
     workers end with it, and each resume (the killed run's stream and listing kept in its
     redis/) takes no stale seat: the run completes, every game once."""
-    config, run = tournament_file(tmp_path), tmp_path / "run"
-    for _ in range(5):
+    config, run = tournament_file(tmp_path, rounds=3), tmp_path / "run"  # 18 games: work
+    for _ in range(5):                                                    # left for 5 kills
         before = len(results_of(run))
         process = start_arena(config, "--keep-redis")
         wait_until(lambda: len(results_of(run)) > before or process.poll() is not None,  # noqa: B023
@@ -172,7 +172,7 @@ def test_an_arena_killed_mid_run_resumes_complete_and_its_workers_die_with_it(
     done = arena(config, "--workers", "2")
     assert done.returncode == 0, done.stderr[-3000:]
     indexes = [result["index"] for result in results_of(run)]
-    assert sorted(indexes) == list(range(6)), indexes  # each game exactly once
+    assert sorted(indexes) == list(range(18)), indexes  # each game exactly once
     assert not worker_pids(run)
 
 
