@@ -5,7 +5,7 @@ It reads the bot's manifest, runs the arena's preflight and the bot's build, the
 each game the bot claims to play (the manifest's `games`, or every game), plays a few
 games through a real server against random bots (threads of this process): one per
 variant at its fewest seats, and a long one, the full game at the default variant's most
-seats. The bot is started exactly as the arena starts it (`arena.launcher.Launcher`:
+seats. The bot is started exactly as the arena starts it (`hosting.launcher.Launcher`:
 command, arguments, environment, limits, stdio bridge), under tournament rules (a
 timeout or an illegal decision forfeits the seat; no clock runs before the bot has made
 contact with its game). Each check then gets a PASS or FAIL line, and a failure shows the
@@ -29,7 +29,6 @@ from typing import TextIO
 
 import games
 from arena.config import BotManifest, ConfigError
-from arena.launcher import BotProcess, BotStartError, Launcher
 from arena.runner import (
     ARENA_RETRIES,
     GameVoid,
@@ -38,12 +37,13 @@ from arena.runner import (
     follow_game,
     resign,
 )
-from arena.stdio_bridge import NOT_EXITED
 from bots import make_bot
 from bots.grpc_player import play_seat
+from client.retry import RetryingClient
 from curia_api.v1 import game_service_pb2 as pb
 from games.core import derive_seed
-from service.retry import RetryingClient
+from hosting.launcher import BotProcess, BotStartError, Launcher
+from hosting.stdio_bridge import NOT_EXITED
 
 #: Seconds a bot has to exit by itself once its game is over (the bridge gives a stdio
 #: bot 2 of them).

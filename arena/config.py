@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import games
-from arena.limits import Limits
+from hosting.limits import Limits
 from ratings.sprt import COUNTINGS, SprtSettings
 
 PROTOCOLS = ("grpc", "stdio")
-#: `[tournament] sandbox` (arena.sandbox: kept here so that config needs no sandbox code).
+#: `[tournament] sandbox` (hosting.sandbox: kept here so that config needs no sandbox code).
 SANDBOX_MODES = ("auto", "required", "off")
 FORMATS = ("round-robin", "gauntlet", "sprt")
 
@@ -143,7 +143,7 @@ class BotManifest:
     #: The games it plays (the manifest's `games`); empty: every game.
     games: tuple[str, ...] = ()
     #: False: the author asks to run unsandboxed (a trusted local bot); the tournament's
-    #: `sandbox` mode decides whether that is allowed (arena.sandbox).
+    #: `sandbox` mode decides whether that is allowed (hosting.sandbox).
     sandbox: bool = True
 
     @classmethod
@@ -190,7 +190,7 @@ class BotManifest:
         the bot's own command (a gRPC bot's with its arguments; the bridge stays out)."""
         command = [python if word == "{python}" else word for word in self.command]
         if self.protocol == "stdio":
-            bridge = [python, "-m", "arena.stdio_bridge", *protocol_args,
+            bridge = [python, "-m", "hosting.stdio_bridge", *protocol_args,
                       *self.limits.as_arguments()]
             if sandbox is None:
                 return [*bridge, "--", *command]
@@ -217,7 +217,7 @@ def confined(folder: Path, base: Path, value: str, key: str) -> Path:
 def confine_program(folder: Path, workdir: Path, words: Any, key: str) -> None:
     """A command's program (and `{python}`'s script) named by a path stays inside the
     manifest's folder (`confined`); a bare name is a program of the system, looked up on
-    the sandbox's PATH (arena.sandbox)."""
+    the sandbox's PATH (hosting.sandbox)."""
     if not isinstance(words, list) or not words:
         return
     program = words[0]
@@ -297,9 +297,9 @@ class TournamentConfig:
     startup_ms: int = 10_000
     sprt: SprtSpec | None = None
     path: Path = Path(".")
-    #: "auto", "required" or "off" (arena.sandbox.MODES).
+    #: "auto", "required" or "off" (hosting.sandbox.MODES).
     sandbox: str = "auto"
-    #: Whether the bots' builds may reach the network (arena.builds; off by default).
+    #: Whether the bots' builds may reach the network (hosting.builds; off by default).
     build_network: bool = False
 
     @classmethod

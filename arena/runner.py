@@ -31,17 +31,17 @@ import grpc
 
 from arena.config import BotManifest, ConfigError, TournamentConfig
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
-from arena.launcher import Launcher
-from arena.sandbox import SandboxPlan
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
-from arena.seat_jobs import QueuedSeat, SeatQueue
+from client.retry import TRANSIENT, RetryingClient, RetryPolicy
+from client.unary import CuriaClient
 from curia_api.codec import MAX_NOTATION
 from curia_api.message_json import message_json
 from curia_api.v1 import game_service_pb2 as pb
+from hosting.launcher import Launcher
+from hosting.sandbox import SandboxPlan
+from hosting.seat_jobs import QueuedSeat, SeatQueue
 from ratings.records import GameOutcome
 from ratings.sprt import SprtTest, deal_games
-from service.client import CuriaClient
-from service.retry import TRANSIENT, RetryingClient, RetryPolicy
 
 FINISHED = pb.GAME_STATUS_FINISHED
 WAITING = pb.GAME_STATUS_WAITING_FOR_SEATS
@@ -57,7 +57,7 @@ VOID_ATTEMPTS = 3
 #: A server or Redis away for a moment is waited out for at most this many seconds in a
 #: row, then the tournament fails loudly.
 RETRY_SECONDS = 60.0
-#: The arena's calls: transient failures retried (`service.retry`) for RETRY_SECONDS.
+#: The arena's calls: transient failures retried (`client.retry`) for RETRY_SECONDS.
 ARENA_RETRIES = RetryPolicy(codes=TRANSIENT, retries=None, seconds=RETRY_SECONDS)
 
 
@@ -79,8 +79,8 @@ LOST_GAME = ("the service lost the game (its store rolled back to before the gam
 
 
 class SeatBot(Protocol):
-    """A seat's bot as a game sees it: a local process (`arena.launcher.BotProcess`) or
-    a seat queued for a worker (`arena.seat_jobs.QueuedSeat`)."""
+    """A seat's bot as a game sees it: a local process (`hosting.launcher.BotProcess`) or
+    a seat queued for a worker (`hosting.seat_jobs.QueuedSeat`)."""
 
     manifest: BotManifest
     log_path: Path
@@ -171,7 +171,7 @@ class Tournament:
         self.seat_queue: SeatQueue | None = None
 
     def launcher(self) -> Launcher:
-        """How the bots start (arena.launcher), the run folder and deal key hidden from
+        """How the bots start (hosting.launcher), the run folder and deal key hidden from
         them; SandboxUnavailable, a ConfigError, for a tournament that requires sandboxes
         on a host that cannot make them."""
         if self._launcher is None:
@@ -181,7 +181,7 @@ class Tournament:
         return self._launcher
 
     def sandbox_plan(self) -> SandboxPlan:
-        """Which bots run sandboxed (arena.sandbox): the launcher's plan."""
+        """Which bots run sandboxed (hosting.sandbox): the launcher's plan."""
         return self.launcher().plan
 
     # -- schedule ---------------------------------------------------------------------

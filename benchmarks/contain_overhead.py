@@ -1,11 +1,11 @@
-"""What the containment of unsandboxed bots (arena/contain.py) costs per bot start.
+"""What the containment of unsandboxed bots (hosting/contain.py) costs per bot start.
 
     python3 benchmarks/contain_overhead.py [--starts 300] [-- BOT COMMAND...]
 
 Starts a trivial bot (default `/bin/true`; e.g. `-- python3 -c pass`) `--starts` times
 each way, alternated, and times each from launch to exit with everything cleaned up:
 
-- before: the command behind `setpriv --pdeathsig KILL` (arena.limits.ended_with_parent)
+- before: the command behind `setpriv --pdeathsig KILL` (hosting.limits.ended_with_parent)
   in a new session, limits set with prlimit after the start, the process group killed;
 - shepherd: under the shepherd (no cgroup), its limits set before exec, swept at exit;
 - shepherd + cgroup: the same in a cgroup of its own (the freezer hierarchy here, else
@@ -25,8 +25,8 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from arena.contain import Containment, cgroup_parent
-from arena.limits import Limits, apply_limits, ended_with_parent
+from hosting.contain import Containment, cgroup_parent
+from hosting.limits import Limits, apply_limits, ended_with_parent
 
 LIMITS = Limits(memory_mb=1024, cpu_seconds=60)
 

@@ -35,8 +35,8 @@ if __package__ in (None, ""):  # run as a script: the repository's packages are 
 
 from benchmarks.play_driver import drive_play  # noqa: E402
 from benchmarks.service_bench import HERE, drive_bare, redis_env, serve_command  # noqa: E402
+from client.loadtest import LoadSpec, run_load  # noqa: E402
 from curia_api.v1 import game_service_pb2 as pb  # noqa: E402
-from service.loadtest import LoadSpec, run_load  # noqa: E402
 from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")

@@ -25,7 +25,7 @@ if __package__ in (None, ""):  # run as a script: the repository's packages are 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.service_bench import processes, serve_command  # noqa: E402
-from service.loadtest import LoadSpec, run_load  # noqa: E402
+from client.loadtest import LoadSpec, run_load  # noqa: E402
 from service.redis_server import APPENDFSYNC, EmbeddedRedis, free_port  # noqa: E402
 
 

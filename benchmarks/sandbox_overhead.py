@@ -1,4 +1,4 @@
-"""What the bot sandbox (arena/sandbox.py) costs: per bot start and per call to the service.
+"""What the bot sandbox (hosting/sandbox.py) costs: per bot start and per call to the service.
 
     python3 benchmarks/sandbox_overhead.py [--starts 20] [--calls 2000] [--decisions 500]
                                            [--bots 4] [--seconds 10]
@@ -10,7 +10,7 @@
    straight to the service over TCP, through the ServiceDoor's Unix socket as a
    sandboxed gRPC bot makes it, and, for reference, through a plain byte pipe on a Unix
    socket (what the door was before it checked calls), alternated in one run against one
-   embedded service. The door (arena/door.py) is a gRPC proxy in the arena's process: it
+   embedded service. The door (hosting/door.py) is a gRPC proxy in the arena's process: it
    reads each call's method, refuses all but a seat's calls, and relays the rest.
    Also: the round trip of a CreateGame the door refuses (what a flooding bot gets).
 3. Per decision on a Play stream (how the shipped bots play a tournament seat): from a
@@ -43,11 +43,11 @@ from typing import Any
 
 import grpc
 
-from arena.limits import Limits
-from arena.sandbox import Layout, Sandbox, environment, service_door, unavailable_reason
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.client import CuriaClient
+from hosting.limits import Limits
+from hosting.sandbox import Layout, Sandbox, environment, service_door, unavailable_reason
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
 from service.threads import LoopThread

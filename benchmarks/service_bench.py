@@ -34,7 +34,7 @@ import grpc
 if __package__ in (None, ""):  # run as a script: the repository's packages are importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from service.loadtest import LoadSpec, format_summary, percentiles, run_load  # noqa: E402
+from client.loadtest import LoadSpec, format_summary, percentiles, run_load  # noqa: E402
 from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
 from service.store import keys  # noqa: E402
 

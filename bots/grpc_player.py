@@ -9,7 +9,7 @@ version (so a retry after a lost answer is applied at most once). It is robust t
 * stale views (`ABORTED`): the stream brings the newer view, and views older than a
   version already known are never decided on;
 * a server restart or a dropped connection: the channel is rebuilt and WatchGame resumes
-  after the last version seen, with bounded retries (`service.retry`); a decision whose
+  after the last version seen, with bounded retries (`client.retry`); a decision whose
   answer was lost is resubmitted unchanged, under the same request id;
 * a store that rolled back (lost versions it had acknowledged): the stream goes on from
   the game's current version (`rolled_back`), the seat forgets what it knew of the lost
@@ -46,23 +46,23 @@ import grpc
 
 from bots import BOT_NAMES, Bot
 from bots.play_client import main as play_main
-from curia_api.v1 import game_service_pb2 as pb
-from games import from_observation
-from games.core import derive_seed, notation
-from service.retry import (
+from client.retry import (
     DISCONNECTED,
     RetryingClient,
     RetryPolicy,
     StreamInterrupted,
     describe_error,
 )
+from curia_api.v1 import game_service_pb2 as pb
+from games import from_observation
+from games.core import derive_seed, notation
 
 log = logging.getLogger("curia.bots")
 
 FINISHED = pb.GAME_STATUS_FINISHED
 WAITING = pb.GAME_STATUS_WAITING_FOR_SEATS
 
-#: A seat rides out a server restart: a dropped connection is retried (`service.retry`)
+#: A seat rides out a server restart: a dropped connection is retried (`client.retry`)
 #: for up to CURIA_RETRY_SECONDS (30 s) in a row, on a fresh channel, pausing 0.1 s, 0.2 s,
 #: ... up to 1 s (jittered).
 SEAT_RETRIES = RetryPolicy(codes=DISCONNECTED, pause=0.1, max_pause=1.0)

@@ -33,13 +33,13 @@ from dataclasses import dataclass, field
 import grpc
 
 from bots import BOT_NAMES, Bot, make_bot
-from bots.play_seat import outbox_requests
+from client.channels import open_channel
+from client.play import outbox_requests
+from client.retry import TRANSIENT, retry_seconds
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from games import from_observation
 from games.core import derive_seed, notation
-from service.channels import open_channel
-from service.retry import TRANSIENT, retry_seconds
 
 log = logging.getLogger("curia.play")
 

@@ -24,7 +24,6 @@ from redis import Redis
 from arena.config import ConfigError, TournamentConfig
 from arena.deals import PRIVATE, private_folder
 from arena.runner import ResultsFile, Tournament, describe
-from arena.seat_jobs import SeatQueue
 from curia.credentials import (
     REDIS_URL_ENV,
     REDIS_URL_HELP,
@@ -35,6 +34,7 @@ from curia.credentials import (
 from curia.league_cli import start_worker
 from curia.remote import service_and_store, service_endpoint, web_host
 from curia.stopping import arm_stop_backstop
+from hosting.seat_jobs import SeatQueue
 from ratings.elo import elo_history
 from ratings.records import GameOutcome, in_index_order
 from service.server import LOOPBACK, redact_url
@@ -223,7 +223,7 @@ def own_operator(server: str | None, output: Path) -> Iterator[str | None]:
 def seat_workers(count: int | None, tournament: Tournament, redis_url: str | None,
                  out: TextIO) -> Iterator[None]:
     """With `count` (--workers): the tournament's seats queued for workers
-    (arena.seat_jobs), `count` of them started here for the duration (each ends when this
+    (hosting.seat_jobs), `count` of them started here for the duration (each ends when this
     process dies, even of kill -9: a parent-death signal). Each run of the folder is an
     incarnation of its own: the seats an earlier, killed one left are deleted first."""
     if count is None:

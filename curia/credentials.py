@@ -8,8 +8,8 @@ line, which every user of the machine can read (/proc/PID/cmdline, `ps`).
 - The operator credential of a service a command starts for itself (the embedded service
   of `curia arena run` and `curia arena check`, `curia league demo`): a fresh random token
   in a 0600 file in a private (0700) folder. The command's own clients find it through
-  `CURIA_ADMIN_TOKEN_FILE` (service/channels.py), which bot processes never get
-  (`OPERATOR_ONLY_ENV`: arena.launcher.bot_environment strips it, and a sandbox hides the
+  `CURIA_ADMIN_TOKEN_FILE` (client/channels.py), which bot processes never get
+  (`OPERATOR_ONLY_ENV`: hosting.launcher.bot_environment strips it, and a sandbox hides the
   file it names); a `curia serve` process gets the file's path (not the token) in
   `--admin-token-file`.
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from service.channels import ADMIN_TOKEN_FILE_ENV, OPERATOR_ONLY_ENV
+from client.channels import ADMIN_TOKEN_FILE_ENV, OPERATOR_ONLY_ENV
 from service.redis_server import write_private
 
 #: The variable that carries a Redis URL to a Curia process (its password included).

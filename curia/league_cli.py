@@ -29,7 +29,8 @@ from redis import Redis
 
 import bots
 from arena.config import BotManifest, ConfigError
-from arena.sandbox import unavailable_reason
+from client.channels import ClientSecurity
+from client.unary import CuriaClient
 from curia.credentials import (
     REDIS_URL_ENV,
     REDIS_URL_HELP,
@@ -40,13 +41,12 @@ from curia.credentials import (
     warn_password_on_command_line,
 )
 from curia.stopping import arm_stop_backstop
+from hosting.sandbox import unavailable_reason
+from hosting.worker import Worker
 from league.agent import start_agent
 from league.ladder import ladder, ladder_json, ladder_text
 from league.registry import LeagueError, Leagues, LeagueSettings
-from league.worker import Worker
 from service.access import AccessPolicy
-from service.channels import ClientSecurity
-from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer, ServerRules
 from service.web.league_pages import results_csv
@@ -330,7 +330,7 @@ def die_with_parent(parent: int | None) -> bool:
     (prctl PR_SET_PDEATHSIG, even of kill -9); False if it is already gone."""
     if parent is None:
         return True
-    from arena.contain import PR_SET_PDEATHSIG, prctl
+    from hosting.contain import PR_SET_PDEATHSIG, prctl
 
     prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     return os.getppid() == parent

@@ -4,7 +4,7 @@ through the gRPC service.
 Bots in `play --service` are clients like any other: each seat has its own channel,
 follows its own WatchGame stream, rebuilds a state from its observation
 (`games.from_observation`) and submits decisions with its seat token. Watching rides out
-a dropped stream (`service.retry`); the lines and the result are printed by
+a dropped stream (`client.retry`); the lines and the result are printed by
 `curia_api.render`, as for a game played in process.
 """
 
@@ -27,6 +27,8 @@ import grpc
 from arena.local import bot_seed
 from bots import make_bot
 from bots.grpc_player import play_seat
+from client.channels import ClientSecurity, SecurityConfigError, ServerTls, read_admin_token
+from client.retry import RetryingClient, StreamInterrupted, describe_error
 from curia.credentials import REDIS_URL_ENV, REDIS_URL_HELP, warn_password_on_command_line
 from curia_api.render import final_of_view, print_result, print_updates
 from curia_api.v1 import game_service_pb2 as pb
@@ -34,9 +36,7 @@ from games import GAMES, default_game
 from games.core import JSON
 from league.agent import start_agent
 from service.access import AccessPolicy, CreateRateLimit
-from service.channels import ClientSecurity, SecurityConfigError, ServerTls, read_admin_token
 from service.redis_server import APPENDFSYNC, DEFAULT_APPENDFSYNC, EmbeddedRedis, free_port
-from service.retry import RetryingClient, StreamInterrupted, describe_error
 from service.server import LOOPBACK, BackgroundServer, ServeOptions, ServerRules, serve
 
 FINISHED = pb.GAME_STATUS_FINISHED
@@ -212,7 +212,7 @@ def add_loadtest(subparsers: Any) -> None:
 
 
 def run_loadtest(args: argparse.Namespace) -> int:
-    from service.loadtest import LoadSpec, format_summary, main_json, run_load
+    from client.loadtest import LoadSpec, format_summary, main_json, run_load
 
     if args.games < 1 or args.duration <= 0 or args.warmup < 0:
         args.parser.error("--games must be at least 1, --duration positive and --warmup "

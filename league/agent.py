@@ -47,12 +47,12 @@ from redis import Redis
 from redis.exceptions import RedisError, ResponseError
 
 from arena.runner import resign
+from client.channels import ClientSecurity
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
+from hosting.worker import GROUP, jobs_key, queue_league_job
 from league.matchmaking import UNRATED_MARGIN, Candidate, next_table
 from league.registry import Leagues, LeagueSettings, history_entry
-from league.worker import GROUP, jobs_key, queue_league_job
-from service.channels import ClientSecurity
-from service.client import CuriaClient
 from service.keeper import NOBODY_STARTED
 from service.leagues import league_key, live_workers, seats_key, text
 from service.store import now_ms

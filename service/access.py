@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import grpc
 
-from service.channels import ADMIN_METADATA_KEY
+from client.channels import ADMIN_METADATA_KEY
 from service.errors import ServiceError
 
 #: Seconds a peer's CreateGame bucket is kept after its last call.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import grpc
 
+from curia_api.metadata import REASON_KEY as REASON_KEY  # re-exported for the server
 from curia_api.v1 import game_service_pb2 as pb
 from games.core import (
     DecisionError,
@@ -22,9 +23,6 @@ class ServiceError(Exception):
         self.reason = reason
         self.message = message
 
-
-#: The trailing metadata key of a refused unary call's reason (CallStatus.reason).
-REASON_KEY = "curia-reason"
 
 
 class Refused(Exception):

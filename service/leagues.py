@@ -17,7 +17,7 @@ one Redis Cluster node. What each key holds:
                 [{"bot", "elo", "low", "high", "games", "provisional"}]}`, best first)
 - `…:last_table` hash: bot -> the bots of its last game (JSON)
 - `…:lease`     string: the matchmaker holding the league (expires unless renewed)
-- `…:jobs`      stream: hosted bots' seats for the workers (league/worker.py)
+- `…:jobs`      stream: hosted bots' seats for the workers (hosting/worker.py)
 
 `curia:workers` (sorted set: worker name -> its last heartbeat, unix ms) and
 `curia:worker:NAME` (hash: `slots`, `free`, `ms`) are the workers' heartbeats, written by

@@ -30,10 +30,10 @@ from grpc_reflection.v1alpha import reflection
 from grpc_reflection.v1alpha import reflection_pb2 as reflection_pb
 from prometheus_client import start_http_server
 
+from client.channels import ServerTls
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.access import AccessPolicy, CreateRateLimit, peer_host
-from service.channels import ServerTls
 from service.errors import REASON_KEY, Refused, ServiceError, invalid, refused
 from service.health import StoreOutage, follow_store
 from service.http_gateway import Gateway, start_gateway
@@ -373,7 +373,7 @@ class ServerRules:
 #: HTTP/2 keepalive (the WatchGame heartbeat): the server pings an idle connection every
 #: KEEPALIVE_MS and drops it if the ping is not answered in KEEPALIVE_TIMEOUT_MS; it
 #: accepts client pings as often as every MIN_CLIENT_PING_MS (clients we ship ping every
-#: 5 s: service.channels.KEEPALIVE_OPTIONS).
+#: 5 s: client.channels.KEEPALIVE_OPTIONS).
 KEEPALIVE_MS, KEEPALIVE_TIMEOUT_MS, MIN_CLIENT_PING_MS = 10_000, 5_000, 4_000
 
 

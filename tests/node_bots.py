@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.builds import build_lock
+from hosting.builds import build_lock
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 NPM_INSTALL = ("npm", "install", "--no-audit", "--no-fund")

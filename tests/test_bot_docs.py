@@ -41,12 +41,12 @@ from typing import Any
 
 import pytest
 
-from arena.stdio_bridge import decide_message, end_message
 from curia_api.codecs.leges import AGENDA_STEPS
 from curia_api.v1 import game_service_pb2 as pb
 from games import GAMES, new_game
 from games.core import GameState, parse_notation
 from games.leges import rules as leges_rules
+from hosting.stdio_bridge import decide_message, end_message
 from service.views import build_view
 
 REPO = Path(__file__).resolve().parents[1]

@@ -18,8 +18,8 @@ import grpc
 import pytest
 
 import games
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
 from tests.service.conftest import ServiceProcess, redis_url  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,5 +1,5 @@
 """A tournament played by `curia league worker` processes through the Redis Stream of seats
-(arena/seat_jobs.py): with workers started by the arena, and with workers started apart
+(hosting/seat_jobs.py): with workers started by the arena, and with workers started apart
 from it, as on other machines."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from redis import Redis
 
-from arena.seat_jobs import (
+from hosting.seat_jobs import (
     ARENA_RUNS_KEY,
     RUN_FOLDERS_KEY,
     SeatQueue,
@@ -24,7 +24,7 @@ from arena.seat_jobs import (
     arena_lease_key,
     queue_job,
 )
-from league.worker import WORKERS_KEY, Worker, takeover_ms, worker_key
+from hosting.worker import WORKERS_KEY, Worker, takeover_ms, worker_key
 from service.leagues import text
 from tests.timing import wait_until
 

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import grpc
 
-from service.client import CuriaClient
+from client.unary import CuriaClient
 
 
 def attempt_create(target):
@@ -237,7 +237,7 @@ def arena_secret_files(run: Path) -> Callable[[], list[Path]]:
 
 #: The service's answer to a CreateGame without the operator credential.
 REFUSED = "ATTEMPT create-game UNAUTHENTICATED operator_required"
-#: The sandbox's door (arena/door.py), which forwards a seat's calls only, may answer first.
+#: The sandbox's door (hosting/door.py), which forwards a seat's calls only, may answer first.
 DOOR_REFUSED = "ATTEMPT create-game PERMISSION_DENIED door_denied"
 
 

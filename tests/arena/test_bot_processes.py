@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from arena.config import BotManifest
-from arena.launcher import BotProcess
-from arena.stdio_bridge import exit_reason, parse_answer, split_argv
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
+from hosting.launcher import BotProcess
+from hosting.stdio_bridge import exit_reason, parse_answer, split_argv
 from tests.node_bots import node_bot_folder
 from tests.service.conftest import ServiceProcess
 from tests.service.gameplay import assert_contiguous, replay
@@ -52,7 +52,7 @@ def launch(manifest_path: Path, server: str, game_id: str, seat: int, token: str
     limits = manifest.get("limits", {})
     stdio = manifest.get("protocol", "grpc") == "stdio"
     if stdio:  # the bridge sets the limits on the bot, not on itself
-        command = [sys.executable, "-m", "arena.stdio_bridge", *protocol_args,
+        command = [sys.executable, "-m", "hosting.stdio_bridge", *protocol_args,
                    "--memory-mb", str(limits.get("memory_mb", 0)),
                    "--cpu-seconds", str(limits.get("cpu_seconds", 0)), "--", *command]
     else:
@@ -210,7 +210,7 @@ def test_stdio_bots_play_a_game_through_the_bridge(client: CuriaClient, server: 
     played = play(client, server, tmp_path, [PERL, PY_STDIO, RANDOM], seed=12)
     assert_clean(played)
     for seat in (0, 1):
-        assert played.commands[seat][1:3] == ["-m", "arena.stdio_bridge"]
+        assert played.commands[seat][1:3] == ["-m", "hosting.stdio_bridge"]
         assert any(d.seat == seat for d in played.record.decisions)
 
 

@@ -35,7 +35,7 @@ def test_a_manifest_resolves_its_folder_and_python(tmp_path: Path) -> None:
     bot = BotManifest.load(manifest(tmp_path / "b1", "b1", "stdio"))
     assert bot.workdir == (tmp_path / "b1").resolve() and bot.limits.memory_mb == 512
     command = bot.launch_command("/usr/bin/python3", ["--seat", "1"])
-    assert command == ["/usr/bin/python3", "-m", "arena.stdio_bridge", "--seat", "1",
+    assert command == ["/usr/bin/python3", "-m", "hosting.stdio_bridge", "--seat", "1",
                        "--memory-mb", "512", "--cpu-seconds", "300", "--disk-mb", "512", "--",
                        "/usr/bin/python3", "bot.py"]  # the bridge limits the bot, not itself
 

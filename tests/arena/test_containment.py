@@ -1,5 +1,5 @@
-"""Unsandboxed bots end with their games (arena/contain.py), and a bot's log stays under
-its cap (arena/botlog.py), with real processes throughout.
+"""Unsandboxed bots end with their games (hosting/contain.py), and a bot's log stays under
+its cap (hosting/botlog.py), with real processes throughout.
 
 - Daemons (tests/arena/badbots/daemon: a double fork and `setsid`, out of the bot's
   process group) started by stdio and gRPC bots in a real `curia arena run` with
@@ -29,16 +29,16 @@ from pathlib import Path
 
 import pytest
 
-from arena.botlog import HEAD_BYTES, LOG_LIMIT, TAIL_BYTES, CappedFile, marker
 from arena.check import bridge_slowest_ms, plan_games, play_check_game
 from arena.config import BotManifest
-from arena.contain import FREEZER, V2, Cgroup, Containment, candidate_parents, remove_stale
-from arena.limits import Limits
 from arena.runner import ResultsFile
-from arena.sandbox import unavailable_reason
-from arena.seat_jobs import LOG_TAIL_BYTES
+from client.unary import CuriaClient
+from hosting.botlog import HEAD_BYTES, LOG_LIMIT, TAIL_BYTES, CappedFile, marker
+from hosting.contain import FREEZER, V2, Cgroup, Containment, candidate_parents, remove_stale
+from hosting.limits import Limits
+from hosting.sandbox import unavailable_reason
+from hosting.seat_jobs import LOG_TAIL_BYTES
 from ratings.records import GameOutcome
-from service.client import CuriaClient
 from tests.arena.test_bot_processes import RANDOM, play
 from tests.timing import wait_until
 
@@ -405,6 +405,6 @@ def test_a_small_log_is_kept_whole(tmp_path: Path) -> None:
 
 
 def test_a_workers_share_of_a_log_holds_the_marker_and_the_tail() -> None:
-    """A league worker ships the last LOG_TAIL_BYTES of a log (arena.seat_jobs)."""
+    """A league worker ships the last LOG_TAIL_BYTES of a log (hosting.seat_jobs)."""
     assert TAIL_BYTES + len(marker(10**12)) <= LOG_TAIL_BYTES
     assert HEAD_BYTES + TAIL_BYTES == LOG_LIMIT

@@ -1,4 +1,4 @@
-"""The service door (arena/door.py): a sandboxed gRPC bot's one way to the service lets
+"""The service door (hosting/door.py): a sandboxed gRPC bot's one way to the service lets
 through a seat's calls only. Real sockets, real gRPC channels, the real service on a real
 Redis: refused calls change nothing and say why (`curia-reason: door_denied`); a seat's
 whole game goes through unchanged (statuses and trailing metadata included); cancellation
@@ -26,7 +26,12 @@ import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from arena.door import (
+from arena.runner import ResultsFile
+from client.unary import CuriaClient, refusal_reason
+from curia_api.metadata import REASON_KEY
+from curia_api.v1 import game_service_pb2 as pb
+from curia_api.v1 import game_service_pb2_grpc as pb_grpc
+from hosting.door import (
     ALLOWED_METHODS,
     COUNTED_METHODS,
     DENIED_REASON,
@@ -34,12 +39,7 @@ from arena.door import (
     UNARY_METHODS,
     ServiceDoor,
 )
-from arena.runner import ResultsFile
-from arena.sandbox import service_door, unavailable_reason
-from curia_api.v1 import game_service_pb2 as pb
-from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.client import CuriaClient, refusal_reason
-from service.errors import REASON_KEY
+from hosting.sandbox import service_door, unavailable_reason
 from service.redis_server import free_port
 from service.server import BAD_KEYS_BURST, BackgroundServer
 from tests.service.conftest import REPO, ServiceProcess
@@ -53,7 +53,7 @@ FLOOD = Path(__file__).resolve().parent / "badbots" / "flood" / "bot.toml"
 
 #: How long a stream the bot ended may stay open upstream: the service notices a cancelled
 #: stream on a quiet game at its next keepalive ping at the latest (HTTP/2 ping every 5 s,
-#: unanswered for 5 s: service/channels.py), not always at once.
+#: unanswered for 5 s: client/channels.py), not always at once.
 STREAM_END_S = 60.0
 
 

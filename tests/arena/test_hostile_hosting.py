@@ -17,7 +17,7 @@ import pytest
 
 from arena.config import BotManifest, ConfigError
 from arena.runner import ResultsFile
-from arena.sandbox import unavailable_reason
+from hosting.sandbox import unavailable_reason
 from league.agent import LeagueAgent
 from tests.league.conftest import World, agent, new_league, world  # noqa: F401 (fixtures)
 from tests.league.test_workers import play_until, start_worker

@@ -1,6 +1,6 @@
 """No bot outlives the arena: kill -9 `curia arena run` in the middle of its games, and
 every bot process it started (gRPC bots, stdio bridges and their bots) is gone within a
-few seconds (the kernel's parent-death signal, `arena.limits.ended_with_parent`), where
+few seconds (the kernel's parent-death signal, `hosting.limits.ended_with_parent`), where
 they used to play on for 30-90 s until their calls to the vanished service gave up."""
 
 from __future__ import annotations

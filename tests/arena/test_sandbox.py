@@ -1,4 +1,4 @@
-"""The bot sandbox (arena/sandbox.py): malicious bots in real tournaments run by `curia
+"""The bot sandbox (hosting/sandbox.py): malicious bots in real tournaments run by `curia
 arena run`, each attack failing inside the sandbox, and succeeding without it (so the
 fixtures do attack); the sandbox's layout and its refusal on a host without bwrap."""
 
@@ -16,7 +16,7 @@ import pytest
 
 from arena.config import BotManifest, ConfigError, TournamentConfig
 from arena.runner import ResultsFile, Tournament
-from arena.sandbox import Layout, SandboxPlan, unavailable_reason
+from hosting.sandbox import Layout, SandboxPlan, unavailable_reason
 
 REPO = Path(__file__).resolve().parents[2]
 INTRUDER = Path(__file__).resolve().parent / "badbots" / "intruder"
@@ -183,8 +183,8 @@ def test_a_run_folder_inside_the_bots_folder_is_not_copied_into_its_sandbox(
         tmp_path: Path) -> None:
     """The sandbox's copy of the bot's folder has the bot's files, not a hidden run
     folder inside it; the copy is the sandbox's own (written there, gone with it)."""
-    from arena.limits import Limits
-    from arena.sandbox import Sandbox, environment
+    from hosting.limits import Limits
+    from hosting.sandbox import Sandbox, environment
 
     (tmp_path / "bot.py").write_text("pass")
     (tmp_path / "runs" / "t").mkdir(parents=True)
@@ -219,8 +219,8 @@ def test_tournament_plan_hides_the_run_folder_and_entrants_but_not_shipped_code(
 def test_a_tree_under_tmp_stays_visible_beside_the_private_tmp(tmp_path: Path) -> None:
     """A clone in /tmp: its packages are bound over the sandbox's own /tmp, not hidden by
     it (the fresh-clone run that found it had every gRPC bot crash on `No module named`)."""
-    from arena.limits import Limits
-    from arena.sandbox import Sandbox, environment
+    from hosting.limits import Limits
+    from hosting.sandbox import Sandbox, environment
 
     tree, own = tmp_path / "clone" / "games", tmp_path / "bot"
     tree.mkdir(parents=True)

@@ -2,7 +2,7 @@
 `curia serve` processes. A bridge talks to the server on its seat's Play stream only (no
 WatchGame, no GetView), rides out a server that drops mid-game (on the same address, or
 on the next one of `--server A,B`), and a token the server refuses ends it at once, with
-a clear message. `bots.play_seat` on its own: a decision sent before the stream is up, on
+a clear message. `client.play` on its own: a decision sent before the stream is up, on
 the second of two servers, is applied once."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from bots.play_seat import DecisionRefused, PlayError, PlaySeat
+from client.play import DecisionRefused, PlayError, PlaySeat
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
 from service.redis_server import free_port
 from tests.arena.test_bot_processes import GAME_TIMEOUT, PY_STDIO, launch
 from tests.service.conftest import REPO, ServiceProcess
@@ -103,7 +103,7 @@ def run_bridge(server: str, game_id: str, token: str, bot: Path, **env: str
                ) -> subprocess.CompletedProcess[str]:
     """One bridge for seat 0 with `bot`'s folder as its working folder, to its end."""
     return subprocess.run(
-        [sys.executable, "-m", "arena.stdio_bridge", "--server", server, "--game-id",
+        [sys.executable, "-m", "hosting.stdio_bridge", "--server", server, "--game-id",
          game_id, "--seat", "0", "--", sys.executable, str(bot)], cwd=bot.parent,
         env={**os.environ, "PYTHONPATH": str(REPO), "CURIA_SEAT_TOKEN": token, **env},
         capture_output=True, text=True, timeout=60)

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from arena.config import BotManifest, TournamentConfig
-from arena.launcher import BotProcess
 from arena.report import leaderboard, seat_stats
 from arena.runner import (
     ARENA_RETRIES,
@@ -28,8 +27,9 @@ from arena.runner import (
     describe,
     follow_game,
 )
+from client.retry import RetryingClient
 from curia.arena_cli import write_report
-from service.retry import RetryingClient
+from hosting.launcher import BotProcess
 from service.server import BackgroundServer
 
 REPO = Path(__file__).resolve().parents[2]

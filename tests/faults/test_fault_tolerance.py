@@ -14,10 +14,10 @@ import redis
 
 from arena.config import TournamentConfig
 from arena.runner import Tournament
+from client.failover import FailoverClient
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from ratings.records import GameOutcome
-from service.client import CuriaClient
-from service.failover import FailoverClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
 from service.store import ACTIVE, keys, record_entries

@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
+from client.unary import CuriaClient
 from curia_api import codec
 from curia_api.v1 import game_service_pb2 as pb
 from games.core import DecisionError
-from service.client import CuriaClient
 from service.store import keys
 from tests.service.conftest import ServiceProcess
 from tests.service.gameplay import Game, new_game, play_out, step

@@ -44,8 +44,8 @@ import grpc
 import pytest
 import redis
 
+from client.failover import FailoverClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.failover import FailoverClient
 from service.redis_server import find_redis_server
 from service.store import keys
 from tests.faults.netns import Link, Network, delete_stale_namespaces, unavailable_reason
@@ -69,7 +69,7 @@ PACE_S = 0.2
 BOT_PACE_S = 0.07
 CUT_S, GAP_S = 2.5, 1.0
 #: A client we ship sends an HTTP/2 ping every 5 s and gives up on a connection whose ping
-#: is not answered in 5 s (service/channels.py); a cut this long breaks its connections.
+#: is not answered in 5 s (client/channels.py); a cut this long breaks its connections.
 HEARTBEAT_CUT_S = 12.0
 PLAYER_SEEDS = (101, 102, 103, 104, 105)
 BOT_SEED = 106

@@ -23,9 +23,9 @@ import pytest
 import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from client.failover import FailoverClient
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
-from service.failover import FailoverClient
 from service.redis_server import EmbeddedRedis, find_redis_server
 from service.server import LIVENESS
 from service.store import CREATE_SCRIPT

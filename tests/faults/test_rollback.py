@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
 from service.redis_server import find_redis_server, free_port
 from tests.node_bots import node_bot_folder
 from tests.service.conftest import REPO, ServiceProcess
@@ -85,7 +85,7 @@ def launch(kind: str, server: str, game_id: str, seat: int, token: str,
     commands = {  # the Python bots paced, so that every game outlasts the rollback
         "random": [sys.executable, "-m", "bots.random_bot", "--pace", "0.05"],
         "greedy": [sys.executable, "-m", "bots.greedy_bot", "--pace", "0.05"],
-        "stdio": [sys.executable, "-m", "arena.stdio_bridge", "--", sys.executable,
+        "stdio": [sys.executable, "-m", "hosting.stdio_bridge", "--", sys.executable,
                   str(REPO / "bots" / "python_stdio" / "bot.py")],
         "node": ["node", str(NODE_BOT / "bot.js")],
     }

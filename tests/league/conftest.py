@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import pytest
 from redis import Redis
 
+from client.unary import CuriaClient
 from league.agent import LeagueAgent
 from league.registry import Leagues, LeagueSettings
-from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
 

@@ -18,12 +18,12 @@ from redis import Redis
 from redis.asyncio import Redis as AsyncRedis
 
 import league.agent as agent_module
+from client.unary import CuriaClient
 from curia.cli import main
 from curia_api.v1 import game_service_pb2 as pb
+from hosting.worker import GROUP, jobs_key
 from league.agent import LeagueAgent
 from league.ladder import ladder, ladder_json
-from league.worker import GROUP, jobs_key
-from service.client import CuriaClient
 from service.leagues import (
     WORKER_LIVE_MS,
     WORKERS_KEY,

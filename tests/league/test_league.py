@@ -17,12 +17,12 @@ import pytest
 from redis import Redis
 
 from bots.play_client import KeyRefused, PlayClient
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from league.agent import LEASE_MS, LeagueAgent
 from league.ladder import ladder
 from league.registry import LeagueError
-from service.client import CuriaClient
 from service.leagues import BOT_KEYS_KEY, key_hash, league_key, seats_key
 from service.server import BackgroundServer
 from tests.league.conftest import GAME, World, new_league
@@ -126,8 +126,8 @@ def test_a_closed_league_takes_no_connection(world: World) -> None:
 def test_a_bot_key_is_not_an_operator_credential(tmp_path_factory: pytest.TempPathFactory,
                                                   world: World) -> None:
     """With an operator credential configured, a bot key cannot create games."""
+    from client.channels import ClientSecurity
     from service.access import AccessPolicy
-    from service.channels import ClientSecurity
     from service.server import ServerRules
     league = new_league(world)
     key = world.leagues.add_bot(league.name, "alpha")

@@ -21,12 +21,12 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from bots.play_client import PlayClient
+from client.unary import CuriaClient
 from curia.arena_cli import stop_processes
+from hosting.worker import GROUP, jobs_key
 from league.agent import UNENDED
 from league.ladder import ladder, ladder_json
 from league.registry import Leagues, LeagueSettings
-from league.worker import GROUP, jobs_key
-from service.client import CuriaClient
 from service.keeper import NOBODY_STARTED
 from service.leagues import league_key, live_workers, text
 from tests.faults.test_rollback import SnapshotRedis

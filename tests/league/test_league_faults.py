@@ -14,8 +14,8 @@ import pytest
 from redis import Redis
 
 from bots.play_client import PlayClient
+from client.unary import CuriaClient
 from league.registry import Leagues, LeagueSettings
-from service.client import CuriaClient
 from service.leagues import league_key
 from service.redis_server import EmbeddedRedis
 from tests.service.conftest import ServiceProcess

@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterator
 import grpc
 import pytest
 
+from client.unary import CuriaClient
+from curia_api.metadata import REASON_KEY
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from league.agent import LeagueAgent
-from service.client import CuriaClient
-from service.errors import REASON_KEY
 from service.leagues import league_key, seats_key, text
 from service.server import BackgroundServer
 from tests.league.conftest import GAME, World, new_league

@@ -12,9 +12,9 @@ import grpc
 import pytest
 
 from bots.play_client import PlayClient
+from client.unary import CuriaClient, refusal_reason
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.client import CuriaClient, refusal_reason
 from tests.league.conftest import World
 
 GAME = "leges"

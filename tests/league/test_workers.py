@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from client.unary import CuriaClient
+from hosting.worker import CLEAN_EXIT_RESTARTS, GROUP, Worker, jobs_key
 from league.agent import LeagueAgent
-from league.worker import CLEAN_EXIT_RESTARTS, GROUP, Worker, jobs_key
-from service.client import CuriaClient
 from tests.league.conftest import World, new_league
 from tests.timing import wait_until
 

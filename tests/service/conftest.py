@@ -15,8 +15,8 @@ from pathlib import Path
 import grpc
 import pytest
 
+from client.unary import CuriaClient
 from curia.arena_cli import stop_processes
-from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis, free_port
 from service.server import BackgroundServer
 

@@ -13,9 +13,9 @@ import pytest
 import redis
 
 import games
+from client.unary import CuriaClient, refusal_reason
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import municipium_pb2 as mpb
-from service.client import CuriaClient, refusal_reason
 from tests.service.gameplay import Game, new_game, play_out, replay, step
 
 FINISHED = pb.GAME_STATUS_FINISHED

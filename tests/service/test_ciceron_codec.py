@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from client.unary import CuriaClient
 from curia_api.codec import decision_from_proto, decision_to_proto, observation_to_proto
 from curia_api.codecs import ciceron as codec
 from curia_api.v1 import ciceron_pb2 as cpb
@@ -24,7 +25,6 @@ from games.ciceron import CiceronState
 from games.ciceron.cardset import CASTES, EFFECTS, GUILDS
 from games.ciceron.rules import VERBS
 from games.core import Decision, GameState, NotationError, notation
-from service.client import CuriaClient
 
 GAME = "ciceron"
 #: (families, seed): every family count, two seeds each.

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.client import CuriaClient
+from client.unary import CuriaClient
 from service.redis_server import EmbeddedCluster
 from service.server import BackgroundServer
 from service.store import keys

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from service.client import CuriaClient
+from client.unary import CuriaClient
 from service.redis_server import free_port
 from tests.timing import wait_until
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import redis
 
-from service.client import CuriaClient
+from client.unary import CuriaClient
 from service.store import GameStore, keys, next_lineage, record_entries
 from tests.service.conftest import ServiceProcess
 from tests.service.gameplay import assert_contiguous, new_game, play_out, replay, step

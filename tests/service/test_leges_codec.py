@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from client.unary import CuriaClient
 from curia_api.codec import decision_from_proto, decision_to_proto, observation_to_proto
 from curia_api.codecs import leges as codec
 from curia_api.v1 import ciceron_pb2 as cpb
@@ -26,7 +27,6 @@ from games import new_game
 from games.core import Decision, GameState, NotationError, notation
 from games.leges import LegesState
 from games.leges.rules import HOLD, SECRET_VERBS, VERBS
-from service.client import CuriaClient
 
 GAME = "leges"
 #: (players, seed): every player count, two seeds each.

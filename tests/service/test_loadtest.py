@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.loadtest import LoadSpec, format_summary, percentiles, run_load
+from client.loadtest import LoadSpec, format_summary, percentiles, run_load
 from service.store import ACTIVE
 from tests.service.conftest import ServiceProcess
 from tests.timing import wait_until

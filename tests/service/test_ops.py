@@ -31,8 +31,8 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 from prometheus_client.parser import text_string_to_metric_families
 
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
 from service.health import follow_store
 from service.redis_server import EmbeddedRedis, free_port
 from service.server import GameService, create_server, stop_server

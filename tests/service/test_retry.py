@@ -1,4 +1,4 @@
-"""The one retry loop and the one resumable watch (service/retry.py), on scripted clients:
+"""The one retry loop and the one resumable watch (client/retry.py), on scripted clients:
 what is retried, how often, with which request id, and that a watch resumed any number of
 times yields every version exactly once."""
 
@@ -11,8 +11,7 @@ from typing import Any
 import grpc
 import pytest
 
-from curia_api.v1 import game_service_pb2 as pb
-from service.retry import (
+from client.retry import (
     DISCONNECTED,
     RetryingClient,
     RetryPolicy,
@@ -20,6 +19,7 @@ from service.retry import (
     resumable_watch,
     retry_call,
 )
+from curia_api.v1 import game_service_pb2 as pb
 
 FAST = RetryPolicy(pause=0.0)
 

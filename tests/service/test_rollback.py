@@ -18,9 +18,9 @@ import grpc
 import pytest
 import redis
 
+from client.retry import RetryingClient
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
-from service.retry import RetryingClient
 from service.store import keys
 from tests.service.conftest import ServiceProcess
 from tests.service.gameplay import Game, new_game, play_out, replay

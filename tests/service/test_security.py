@@ -24,10 +24,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from grpc_reflection.v1alpha import reflection_pb2
 
+from client.channels import ClientSecurity, ServerTls
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from service.access import AccessPolicy, CreateRateLimit, peer_host
-from service.channels import ClientSecurity, ServerTls
-from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer, ServerRules
 from tests.node_bots import node_bot_folder
@@ -420,8 +420,8 @@ def test_bot_processes_never_inherit_the_operator_credential(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The arena holds the operator credential to create games; its bots (and the stdio
     bridge's bot) must not: they would then be able to create games themselves."""
-    from arena.launcher import bot_environment
-    from arena.stdio_bridge import SECRET_ENV
+    from hosting.launcher import bot_environment
+    from hosting.stdio_bridge import SECRET_ENV
 
     monkeypatch.setenv("CURIA_ADMIN_TOKEN_FILE", "/etc/curia/operator.token")
     monkeypatch.setenv("CURIA_TLS_CA", "/etc/curia/ca.pem")

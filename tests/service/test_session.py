@@ -13,9 +13,9 @@ import grpc
 import pytest
 import redis
 
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.client import CuriaClient
 from service.keeper import GameKeeper
 from service.store import GameStore
 

@@ -13,8 +13,8 @@ import grpc
 import pytest
 import redis
 
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import CuriaClient
 from service.redis_server import EmbeddedRedis
 from service.server import STORE_FULL_MESSAGE
 from tests.service.conftest import ServiceProcess

@@ -14,9 +14,9 @@ import redis
 from prometheus_client import REGISTRY
 
 import games
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.client import CuriaClient
 from service.keeper import NOBODY_STARTED
 from service.server import BackgroundServer
 from service.store import keys

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from client.unary import CuriaClient
 from curia.remote import seat_bot
-from service.client import CuriaClient
 from service.http_gateway import BackgroundGateway, Gateway
 from service.redis_server import free_port
 from tests.web.conftest import screenshot

@@ -11,10 +11,10 @@ import sys
 import grpc
 
 from bots.grpc_player import main as play
+from client.channels import open_channel
+from client.unary import refusal_reason
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.channels import open_channel
-from service.client import refusal_reason
 
 ATTEMPTS = 150
 

@@ -40,8 +40,8 @@ import games
 from arena.schedule import gauntlet, round_robin, sprt_games
 from bots import make_bot
 from bots.grpc_player import JSON_ONLY, add_launch_arguments, check_launch_arguments, play_seat
+from client.unary import CuriaClient
 from games.core import Decision, GameState, derive_seed
-from service.client import CuriaClient
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15

@@ -33,9 +33,9 @@ from typing import Any
 import grpc
 
 import games
+from client.channels import ClientSecurity, open_aio_channel
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.channels import ClientSecurity, open_aio_channel
 
 FINISHED = pb.GAME_STATUS_FINISHED
 #: The load's players read only the legal decisions: views without the observation.

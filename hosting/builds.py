@@ -1,7 +1,7 @@
 """Building bots: each manifest's build command, run in its folder under a lock, inside the
 bot's sandbox where the run has one.
 
-An entrant's build is the entrant's code: it runs as the bot does (arena.sandbox), with
+An entrant's build is the entrant's code: it runs as the bot does (hosting.sandbox), with
 the bot's own folder writable (the folder each game's copy is then made from) and nothing
 else: the read-only system and Curia, a private /tmp, no network unless the host opts in
 (`[tournament] build_network`, `curia league worker --build-network`), and then only
@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import IO
 
 from arena.config import BotManifest, ConfigError
-from arena.limits import MIB, Limits, ended_with_parent
-from arena.sandbox import (
+from hosting.limits import MIB, Limits, ended_with_parent
+from hosting.sandbox import (
     Layout,
     ProcessCap,
     SandboxPlan,

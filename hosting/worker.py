@@ -25,7 +25,7 @@ Every `HEARTBEAT_S` a worker publishes its heartbeat: its name in the ZSET
 `free`, `ms`; it expires after a few heartbeats), for a matchmaker to know which live
 workers have room. A worker that stops removes both.
 
-A tournament run with workers (`curia arena run --workers N`, arena/seat_jobs.py) queues
+A tournament run with workers (`curia arena run --workers N`, hosting/seat_jobs.py) queues
 its seats the same way, on its run's stream: a worker takes those too, notes which seats
 it took, hides the tournament's results folder and deal key from its bots, and leaves
 each bot's log in Redis for the tournament once the game is over. It takes no job of a
@@ -50,12 +50,12 @@ from prometheus_client import Gauge
 from redis.exceptions import RedisError, ResponseError
 
 from arena.config import BotManifest, ConfigError
-from arena.launcher import BotProcess, Launcher
 from arena.runner import resign
-from arena.seat_jobs import Job, arena_jobs_key, leave_log, live_runs, queue_job
+from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
+from hosting.launcher import BotProcess, Launcher
+from hosting.seat_jobs import Job, arena_jobs_key, leave_log, live_runs, queue_job
 from league.registry import LeagueError, Leagues
-from service.client import CuriaClient
 from service.leagues import league_key, text
 
 log = logging.getLogger("curia.league.worker")

@@ -33,8 +33,8 @@ from typing import Any, Protocol, TypeVar
 
 import grpc
 
+from client.unary import BOTH, CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from service.client import BOTH, CuriaClient
 
 log = logging.getLogger("curia.retry")
 

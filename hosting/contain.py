@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from types import FrameType
     from typing import NoReturn
 
-    from arena.limits import Limits
+    from hosting.limits import Limits
 
 #: prctl options (linux/prctl.h).
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
@@ -343,7 +343,7 @@ def runnable(program: str, cwd: str | os.PathLike[str] | None, path: str | None)
 
 def limit_options(limits: Limits | None) -> list[str]:
     """The shepherd's options that set a bot's address-space and CPU limits."""
-    from arena.limits import CPU_GRACE_SECONDS, MIB  # the starter's, already loaded
+    from hosting.limits import CPU_GRACE_SECONDS, MIB  # the starter's, already loaded
 
     options = []
     if limits is not None and limits.memory_mb:

@@ -15,10 +15,10 @@ from typing import Any
 
 import grpc
 
+from client.channels import ClientSecurity, open_channel
+from curia_api.metadata import REASON_KEY
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.channels import ClientSecurity, open_channel
-from service.errors import REASON_KEY
 
 #: The default ObservationEncoding: both the typed observation and its JSON.
 BOTH = pb.OBSERVATION_ENCODING_UNSPECIFIED
@@ -32,7 +32,7 @@ def refusal_reason(error: grpc.RpcError) -> str:
 
 class CuriaClient:
     """One channel to a Curia server; every call is one RPC. TLS and the operator
-    credential come from `security` (default: the environment, see service.channels)."""
+    credential come from `security` (default: the environment, see client.channels)."""
 
     def __init__(self, target: str, timeout: float = 30.0,
                  security: ClientSecurity | None = None) -> None:

@@ -1,11 +1,11 @@
 """Launching bots: the one way a bot process of Curia starts, for a tournament
-(arena.runner), `curia arena check` (arena.check) and a worker (league.worker).
+(arena.runner), `curia arena check` (arena.check) and a worker (hosting.worker).
 
 A `Launcher` holds a run's sandbox plan (which bots run sandboxed, what they see, how
-their builds reach the network: arena.sandbox), checks and builds the bots (the
-preflight: arena.builds), opens the service door a sandboxed gRPC bot reaches the
-service by (arena.door), and starts each bot's process (`BotProcess`): in its sandbox,
-or unsandboxed under a shepherd (arena.contain), its log capped (arena.botlog), its
+their builds reach the network: hosting.sandbox), checks and builds the bots (the
+preflight: hosting.builds), opens the service door a sandboxed gRPC bot reaches the
+service by (hosting.door), and starts each bot's process (`BotProcess`): in its sandbox,
+or unsandboxed under a shepherd (hosting.contain), its log capped (hosting.botlog), its
 secrets in its environment, never on its command line. Every rule about bot processes
 holds at every site because they all start bots here.
 """
@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from arena.botlog import BotLog
-from arena.builds import build_bots
 from arena.config import BotManifest, ConfigError, shown
-from arena.contain import Containment
-from arena.limits import ended_with_parent, exceeded
-from arena.sandbox import (
+from client.channels import OPERATOR_ONLY_ENV
+from hosting.botlog import BotLog
+from hosting.builds import build_bots
+from hosting.contain import Containment
+from hosting.limits import ended_with_parent, exceeded
+from hosting.sandbox import (
     SERVICE_SOCKET,
     Layout,
     Sandbox,
@@ -37,8 +38,7 @@ from arena.sandbox import (
     environment,
     program_problem,
 )
-from arena.sandbox import exit_code as sandbox_exit_code
-from service.channels import OPERATOR_ONLY_ENV
+from hosting.sandbox import exit_code as sandbox_exit_code
 
 
 class BotStartError(ConfigError):
@@ -60,11 +60,11 @@ def launch_arguments(launch: Mapping[str, str]) -> list[str]:
 @dataclass(eq=False)  # one per process: kept in sets by identity
 class BotProcess:
     """One bot playing one seat of one game: in its sandbox when given a `Layout`
-    (arena.sandbox), which sets its limits inside and ends its process tree with it;
+    (hosting.sandbox), which sets its limits inside and ends its process tree with it;
     otherwise under a shepherd, in a cgroup of its own where the host allows
-    (`contained`: arena.contain), which sets its limits (a stdio bot's bridge sets them on
+    (`contained`: hosting.contain), which sets its limits (a stdio bot's bridge sets them on
     the bot it starts) and ends every process it started. Its stdout and stderr go to
-    its log, capped (arena.botlog)."""
+    its log, capped (hosting.botlog)."""
 
     manifest: BotManifest
     process: subprocess.Popen[bytes]

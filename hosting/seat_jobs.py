@@ -6,7 +6,7 @@ tournament also the paths its bots may not see (the results folder, the deal key
 where the worker leaves the bot's log. A league's matchmaker queues jobs on the league's
 stream; a tournament run with workers (`curia arena run --workers N`) queues them on its
 run's stream, listed in `ARENA_RUNS_KEY` while the run lasts. `curia league worker`
-processes share every stream as one consumer group (league/worker.py) and start each bot
+processes share every stream as one consumer group (hosting/worker.py) and start each bot
 as the arena does, in its sandbox.
 
 Each incarnation of a tournament run (each `curia arena run` of its folder, a resume
@@ -50,7 +50,7 @@ LOG_TAIL_BYTES = 256 * 1024
 #: Seconds the uploaded logs are kept (the tournament reads them at once).
 LOG_TTL_S = 24 * 3600
 #: Seconds a tournament waits, after a game's end, for a worker to leave a bot's log (the
-#: worker gives the bot league.worker.EXIT_GRACE_S to exit first).
+#: worker gives the bot hosting.worker.EXIT_GRACE_S to exit first).
 LOG_WAIT_S = 10.0
 #: Seconds between looks at Redis while waiting.
 POLL_S = 0.1
@@ -230,7 +230,7 @@ class SeatQueue:
         return QueuedSeat(self, manifest, game_id, seat, log_path)
 
 
-@dataclass(eq=False)  # kept in sets by identity, as arena.launcher.BotProcess
+@dataclass(eq=False)  # kept in sets by identity, as hosting.launcher.BotProcess
 class QueuedSeat:
     """A seat a worker plays: what the tournament knows of its bot."""
 

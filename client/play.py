@@ -1,5 +1,5 @@
 """One seat of one game on a Play stream, for a synchronous client (the stdio bridge,
-`arena/stdio_bridge.py`; any program that plays a tournament's seat with its seat token).
+`hosting/stdio_bridge.py`; any program that plays a tournament's seat with its seat token).
 
     seat = PlaySeat("HOST:PORT", game_id, token, deliver=inbox.put)
     with seat:                       # opens the stream: the seat's first contact
@@ -35,10 +35,10 @@ from typing import Any
 
 import grpc
 
+from client.channels import open_channel
+from client.retry import DISCONNECTED, describe_error, retry_seconds
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from service.channels import open_channel
-from service.retry import DISCONNECTED, describe_error, retry_seconds
 
 log = logging.getLogger("curia.play_seat")
 
@@ -99,7 +99,7 @@ class PlaySeat:
     """One seat's Play stream (see the module docstring)."""
 
     def __init__(self, target: str, game_id: str, token: str, deliver: Deliver, *,
-                 client: str = "curia bots.play_seat",
+                 client: str = "curia client.play",
                  encoding: pb.ObservationEncoding = pb.OBSERVATION_ENCODING_JSON,
                  opponent_decisions: bool = False, give_up_s: float | None = None) -> None:
         self.targets = [part.strip() for part in target.split(",") if part.strip()]

@@ -8,9 +8,9 @@ on the other".
 Each call goes to the current target; when it fails with UNAVAILABLE or DEADLINE_EXCEEDED
 (the server died, cannot be reached, or its Redis is away) the client moves on to the next
 target and tries again after a growing, jittered pause, for up to `seconds` in a row
-(default: `service.retry.retry_seconds()`, 30 s, enough for a Redis restart with a large
+(default: `client.retry.retry_seconds()`, 30 s, enough for a Redis restart with a large
 append-only file). Every other status is the server's answer and is raised at once. The
-loops are `service.retry`'s.
+loops are `client.retry`'s.
 
 Retries are safe because the state is in Redis, not in a server: `submit` keeps the SAME
 request id on every attempt, so the decision is applied exactly once (a retry that finds
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import threading
 
-from service.client import CuriaClient
-from service.retry import TRANSIENT, RetryingClient, RetryPolicy, retry_seconds
+from client.retry import TRANSIENT, RetryingClient, RetryPolicy, retry_seconds
+from client.unary import CuriaClient
 
 
 class Replicas:

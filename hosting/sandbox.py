@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.config import BotManifest, ConfigError
-from arena.limits import CPU_GRACE_SECONDS, MIB, Limits
-from service.channels import TLS_KEY_ENV
+from client.channels import TLS_KEY_ENV
+from hosting.limits import CPU_GRACE_SECONDS, MIB, Limits
 
 #: Where a sandboxed gRPC bot finds the service (its CURIA_SERVER is "unix:" + this).
 SERVICE_SOCKET = "/run/curia/service.sock"
@@ -50,7 +50,8 @@ SECRET_ETC = ("shadow", "shadow-", "gshadow", "gshadow-", "ssh", "ssl/private", 
 #: The top folders of a Linux system a bot may read (as links where they are links).
 SYSTEM_TOP = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc")
 #: Curia's packages a Python bot imports, and the contract a bot in another language reads.
-CURIA_PACKAGES = ("curia", "curia_api", "games", "service", "arena", "ratings", "bots")
+CURIA_PACKAGES = ("curia", "curia_api", "games", "client", "service", "hosting", "arena", "ratings",
+                  "bots")
 #: The one line the arena prints when a tournament requires a sandbox the host lacks.
 INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap) or set sandbox = \"off\""
 
@@ -243,7 +244,7 @@ def program_problem(program: str, layout: Layout, python: str) -> str | None:
 def secret_paths(env: Mapping[str, str]) -> list[Path]:
     """The files the host's credentials come from, as the arena's environment names them
     (the operator credential, the TLS client key)."""
-    from service.channels import ADMIN_TOKEN_FILE_ENV
+    from client.channels import ADMIN_TOKEN_FILE_ENV
 
     names = (ADMIN_TOKEN_FILE_ENV, TLS_KEY_ENV)
     return [Path(env[name]).resolve() for name in names if env.get(name)]
@@ -331,7 +332,7 @@ class SandboxPlan:
     layout: Layout | None
     #: Bot name -> why it runs unsandboxed (shown in the report).
     unsandboxed: Mapping[str, str]
-    #: How sandboxed builds reach the network (arena.builds.NETWORKS): "none", "slirp"
+    #: How sandboxed builds reach the network (hosting.builds.NETWORKS): "none", "slirp"
     #: (slirp4netns, the host's loopback cut off) or "host" ("auto" without slirp4netns).
     build_network: str = "none"
 
@@ -496,9 +497,9 @@ def environment(python: str, extra: Mapping[str, str]) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------
 # The gRPC bots' one way out
 # ---------------------------------------------------------------------------------------
-# The door is arena/door.py: a gRPC proxy that forwards only a seat's calls (Play, GetView,
+# The door is hosting/door.py: a gRPC proxy that forwards only a seat's calls (Play, GetView,
 # SubmitDecision, WatchGame, ResignSeat, GetGameRecord, health) and refuses every other
 # with PERMISSION_DENIED (`curia-reason: door_denied`).
-from arena.door import ServiceDoor as ServiceDoor  # noqa: E402
-from arena.door import door_for as door_for  # noqa: E402
-from arena.door import service_door as service_door  # noqa: E402
+from hosting.door import ServiceDoor as ServiceDoor  # noqa: E402
+from hosting.door import door_for as door_for  # noqa: E402
+from hosting.door import service_door as service_door  # noqa: E402

@@ -10,7 +10,7 @@ a marker line saying how many bytes were cut:
 
 A bot that floods its log loses log bytes, nothing else: its writes never wait for the
 disk, only for the copying thread. The tail is what a league worker ships back to its
-tournament (arena.seat_jobs.LOG_TAIL_BYTES, 256 KiB: the tail with the marker just
+tournament (hosting.seat_jobs.LOG_TAIL_BYTES, 256 KiB: the tail with the marker just
 before it), and what the arena reads to tell why a bot ended (`tail`: the end of what
 was written so far, also before the log is closed).
 """
@@ -26,7 +26,7 @@ KIB = 1024
 #: The most a bot's log keeps of what the bot (and the arena, for it) wrote, bytes.
 LOG_LIMIT = 1024 * KIB
 #: What is kept of the end once the log is over the limit: a worker's share
-#: (arena.seat_jobs.LOG_TAIL_BYTES) less room for the marker.
+#: (hosting.seat_jobs.LOG_TAIL_BYTES) less room for the marker.
 TAIL_BYTES = 252 * KIB
 #: What is kept of the start.
 HEAD_BYTES = LOG_LIMIT - TAIL_BYTES

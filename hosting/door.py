@@ -2,7 +2,7 @@
 calls.
 
 A sandboxed gRPC bot has no network. The arena binds one Unix socket into its sandbox (at
-`arena.sandbox.SERVICE_SOCKET`), served by a `ServiceDoor` in the arena's process. The door
+`hosting.sandbox.SERVICE_SOCKET`), served by a `ServiceDoor` in the arena's process. The door
 is a gRPC proxy, not a byte pipe: it reads each call's method and forwards only those a
 seat token (or a league bot key) is for, `ALLOWED_METHODS`:
 
@@ -34,7 +34,7 @@ back, every response message, the final status code, details and trailing metada
 a call the service ends ends the bot's.
 
 The upstream channel follows the arena's own client settings (CURIA_TLS_*:
-`service.channels.open_aio_channel`), but never carries the operator credential: the door
+`client.channels.open_aio_channel`), but never carries the operator credential: the door
 ignores CURIA_ADMIN_TOKEN_FILE, and attaches no metadata of its own.
 """
 
@@ -55,9 +55,9 @@ from typing import TYPE_CHECKING, Any
 import grpc
 from grpc_health.v1 import health_pb2
 
+from client.channels import OPERATOR_ONLY_ENV, ClientSecurity, open_aio_channel
+from curia_api.metadata import REASON_KEY
 from curia_api.v1 import game_service_pb2 as pb
-from service.channels import OPERATOR_ONLY_ENV, ClientSecurity, open_aio_channel
-from service.errors import REASON_KEY
 from service.server import (
     KEEPALIVE_MS,
     KEEPALIVE_TIMEOUT_MS,
@@ -68,7 +68,7 @@ from service.server import (
 from service.threads import LoopThread
 
 if TYPE_CHECKING:
-    from arena.sandbox import Layout
+    from hosting.sandbox import Layout
 
 log = logging.getLogger("curia.arena.door")
 
