@@ -33,8 +33,7 @@ from arena.config import BotManifest, ConfigError, TournamentConfig
 from arena.deals import KEY_FILE, DealKey, Deals, publish, withheld, withhold, withhold_row
 from arena.schedule import SCHEDULE_VERSION, ScheduledGame, gauntlet, round_robin, sprt_games
 from client.retry import TRANSIENT, RetryingClient, RetryPolicy
-from client.unary import CuriaClient
-from curia_api.codec import MAX_NOTATION
+from client.unary import resign
 from curia_api.message_json import message_json
 from curia_api.v1 import game_service_pb2 as pb
 from hosting.launcher import Launcher
@@ -634,17 +633,6 @@ def replay_note(attempt: int, voided: list[str]) -> str:
     """The line a replayed attempt's bot logs open with."""
     return (f"attempt {attempt} of {VOID_ATTEMPTS} of this game: attempt {attempt - 1} was "
             f"void ({voided[-1]}); its logs are *.void{attempt - 1}.log")
-
-
-def resign(client: RetryingClient | CuriaClient, game_id: str, token: str,
-           reason: str) -> bool:
-    """Resign a seat, the reason cut to the service's limit; False if the game did not let
-    it (it may have ended, or the stdio bridge may have resigned it already)."""
-    try:
-        client.resign(game_id, token, reason[:MAX_NOTATION])
-    except grpc.RpcError:
-        return False
-    return True
 
 
 def outcome_of(game: ScheduledGame, record: pb.GameRecord, final: pb.View,

@@ -11,17 +11,34 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 
 from client.channels import ClientSecurity, open_channel
+from curia_api.codec import MAX_NOTATION
 from curia_api.metadata import REASON_KEY
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 
 #: The default ObservationEncoding: both the typed observation and its JSON.
 BOTH = pb.OBSERVATION_ENCODING_UNSPECIFIED
+
+
+class Resigns(Protocol):
+    """A client that can resign a seat (CuriaClient, client.retry.RetryingClient)."""
+
+    def resign(self, game_id: str, token: str, reason: str = "") -> Any: ...
+
+
+def resign(client: Resigns, game_id: str, token: str, reason: str) -> bool:
+    """Resign a seat, the reason cut to the service's limit; False if the game did not let
+    it (it may have ended, or the stdio bridge may have resigned it already)."""
+    try:
+        client.resign(game_id, token, reason[:MAX_NOTATION])
+    except grpc.RpcError:
+        return False
+    return True
 
 
 def refusal_reason(error: grpc.RpcError) -> str:

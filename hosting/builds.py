@@ -34,8 +34,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
-from arena.config import BotManifest, ConfigError
 from hosting.limits import MIB, Limits, ended_with_parent
+from hosting.manifest import BotManifest, ConfigError
 from hosting.sandbox import (
     Layout,
     ProcessCap,

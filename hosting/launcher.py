@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from arena.config import BotManifest, ConfigError, shown
 from client.channels import OPERATOR_ONLY_ENV
 from hosting.botlog import BotLog
 from hosting.builds import build_bots
 from hosting.contain import Containment
 from hosting.limits import ended_with_parent, exceeded
+from hosting.manifest import BotManifest, ConfigError, shown
 from hosting.sandbox import (
     SERVICE_SOCKET,
     Layout,

@@ -36,9 +36,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.config import BotManifest, ConfigError
 from client.channels import TLS_KEY_ENV
 from hosting.limits import CPU_GRACE_SECONDS, MIB, Limits
+from hosting.manifest import BotManifest, ConfigError
 
 #: Where a sandboxed gRPC bot finds the service (its CURIA_SERVER is "unix:" + this).
 SERVICE_SOCKET = "/run/curia/service.sock"

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.config import BotManifest
+from hosting.manifest import BotManifest
 from service.leagues import text
 
 #: The tournament runs whose seats workers play (a Redis set of run ids).

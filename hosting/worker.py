@@ -49,11 +49,10 @@ import grpc
 from prometheus_client import Gauge
 from redis.exceptions import RedisError, ResponseError
 
-from arena.config import BotManifest, ConfigError
-from arena.runner import resign
-from client.unary import CuriaClient
+from client.unary import CuriaClient, resign
 from curia_api.v1 import game_service_pb2 as pb
 from hosting.launcher import BotProcess, Launcher
+from hosting.manifest import BotManifest, ConfigError
 from hosting.seat_jobs import Job, arena_jobs_key, leave_log, live_runs, queue_job
 from league.registry import LeagueError, Leagues
 from service.leagues import league_key, text

@@ -46,9 +46,8 @@ import grpc
 from redis import Redis
 from redis.exceptions import RedisError, ResponseError
 
-from arena.runner import resign
 from client.channels import ClientSecurity
-from client.unary import CuriaClient
+from client.unary import CuriaClient, resign
 from curia_api.v1 import game_service_pb2 as pb
 from hosting.worker import GROUP, jobs_key, queue_league_job
 from league.matchmaking import UNRATED_MARGIN, Candidate, next_table

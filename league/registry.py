@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import games
-from arena.config import BotManifest, ConfigError
+from hosting.manifest import BotManifest, ConfigError
 from league.ladder import ladder
 from service.leagues import (
     BOT_KEYS_KEY,
