@@ -46,8 +46,9 @@ import grpc
 from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
+from hosting.door import service_door
 from hosting.limits import Limits
-from hosting.sandbox import Layout, Sandbox, environment, service_door, unavailable_reason
+from hosting.sandbox import Layout, Sandbox, environment, unavailable_reason
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
 from service.threads import LoopThread

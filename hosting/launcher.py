@@ -21,20 +21,20 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from client.channels import OPERATOR_ONLY_ENV
 from hosting.botlog import BotLog
 from hosting.builds import build_bots
 from hosting.contain import Containment
-from hosting.limits import ended_with_parent, exceeded
+from hosting.door import door_for
+from hosting.limits import Limits, ended_with_parent, exceeded
 from hosting.manifest import BotManifest, ConfigError, shown
 from hosting.sandbox import (
     SERVICE_SOCKET,
     Layout,
     Sandbox,
     SandboxPlan,
-    door_for,
     environment,
     program_problem,
 )
@@ -55,6 +55,25 @@ def launch_arguments(launch: Mapping[str, str]) -> list[str]:
     """The launch protocol's arguments (docs/bots.md) from its variables."""
     return ["--server", launch["CURIA_SERVER"], "--game-id", launch["CURIA_GAME_ID"],
             "--seat", launch["CURIA_SEAT"]]
+
+
+def start_program(command: Sequence[str], *, env: dict[str, str], sandboxed: bool,
+                  limits: Limits | None, cwd: Path | None = None, **streams: Any,
+                  ) -> tuple[subprocess.Popen[bytes], Containment | None]:
+    """Start a bot's program: the one place Curia starts one (a bot process here, and the
+    program a stdio bot's bridge runs). Sandboxed (`command` is its sandbox's), it dies
+    with its parent; otherwise it runs under a shepherd in a cgroup of its own where the
+    host allows (hosting.contain), which sets `limits` on it before it runs and ends every
+    process it starts. `streams`: Popen's stdin, stdout, stderr, start_new_session."""
+    contained = None if sandboxed else Containment.make()
+    argv = ended_with_parent(command, cwd, env.get("PATH")) if contained is None \
+        else contained.command(command, cwd=cwd, path=env.get("PATH"), limits=limits)
+    try:
+        return subprocess.Popen(argv, cwd=cwd, env=env, **streams), contained
+    except OSError:
+        if contained is not None:
+            contained.close()
+        raise
 
 
 @dataclass(eq=False)  # one per process: kept in sets by identity
@@ -82,26 +101,20 @@ class BotProcess:
         launch = {"CURIA_SERVER": server, "CURIA_GAME_ID": game_id, "CURIA_SEAT": str(seat),
                   "CURIA_BOT_SEED": str(seed)}
         box = Sandbox(layout, manifest.workdir) if layout is not None else None
-        contained = None
         if box is None:
             command = manifest.launch_command(sys.executable, launch_arguments(launch))
             env = {**bot_environment(), **launch, "CURIA_SEAT_TOKEN": token}
-            contained = Containment.make()
-            argv = contained.command(command, cwd=manifest.workdir, path=env.get("PATH"),
-                                     limits=manifest.limits if manifest.protocol == "grpc"
-                                     else None)  # a bridge sets its bot's
         else:
             command, env = sandboxed_launch(box, manifest, launch, token, door)
-            argv = ended_with_parent(command, manifest.workdir, env.get("PATH"))
         log = BotLog(log_path)
         try:
-            process = subprocess.Popen(argv, cwd=manifest.workdir, env=env,
-                                       stdin=subprocess.DEVNULL, stdout=log.fd, stderr=log.fd,
-                                       start_new_session=True)
+            process, contained = start_program(
+                command, env=env, cwd=manifest.workdir, sandboxed=box is not None,
+                limits=manifest.limits if manifest.protocol == "grpc" else None,  # a bridge
+                stdin=subprocess.DEVNULL, stdout=log.fd, stderr=log.fd,  # sets its bot's
+                start_new_session=True)
         except OSError as error:
             log.close()
-            if contained is not None:
-                contained.close()
             if box is not None:
                 box.close()
             raise BotStartError(f"bot {manifest.name!r}: cannot start {' '.join(command)!r} "

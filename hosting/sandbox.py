@@ -492,14 +492,3 @@ def environment(python: str, extra: Mapping[str, str]) -> dict[str, str]:
     path = os.pathsep.join(sandbox_path(python))
     return {"PATH": path, "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
             **plugin_environment(os.environ), **extra}
-
-
-# ---------------------------------------------------------------------------------------
-# The gRPC bots' one way out
-# ---------------------------------------------------------------------------------------
-# The door is hosting/door.py: a gRPC proxy that forwards only a seat's calls (Play, GetView,
-# SubmitDecision, WatchGame, ResignSeat, GetGameRecord, health) and refuses every other
-# with PERMISSION_DENIED (`curia-reason: door_denied`).
-from hosting.door import ServiceDoor as ServiceDoor  # noqa: E402
-from hosting.door import door_for as door_for  # noqa: E402
-from hosting.door import service_door as service_door  # noqa: E402

@@ -67,8 +67,8 @@ from bots.grpc_player import add_launch_arguments, check_launch_arguments, descr
 from client.channels import OPERATOR_ONLY_ENV
 from client.play import DecisionRefused, GameEnded, PlayError, PlaySeat, SeatRefused
 from curia_api.v1 import game_service_pb2 as pb
-from hosting.contain import Containment
-from hosting.limits import Limits, ended_with_parent, exceeded
+from hosting.launcher import start_program
+from hosting.limits import Limits, exceeded
 from hosting.sandbox import exit_code as sandbox_exit_code
 
 log = logging.getLogger("curia.stdio_bridge")
@@ -209,7 +209,7 @@ def exit_reason(code: int | None) -> str:
 # ---------------------------------------------------------------------------------------
 # The bot process
 # ---------------------------------------------------------------------------------------
-class BotProcess:
+class StdioBot:
     """The bot as a child process; its stdout lines and the game's views arrive on one
     queue (`events`), so that neither a silent bot nor a quiet game blocks the other."""
 
@@ -220,17 +220,9 @@ class BotProcess:
             env = {}
         #: unsandboxed: its shepherd and cgroup (hosting.contain) set its limits before it
         #: runs and end every process it starts; a sandbox does both inside (hosting.sandbox)
-        self.contained = None if sandboxed else Containment.make()
-        argv = ended_with_parent(command, path=env.get("PATH")) if self.contained is None \
-            else self.contained.command(command, limits=limits, path=env.get("PATH"))
-        try:
-            self.process = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                            env=env)
-        except OSError:
-            if self.contained is not None:
-                self.contained.close()
-            raise
+        self.process, self.contained = start_program(
+            command, env=env, sandboxed=sandboxed, limits=limits, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.limits, self.sandboxed = limits, sandboxed
         self.events = events
         self.lines: queue.Queue[bytes | None] = queue.Queue()
@@ -378,7 +370,7 @@ class Bridge:
         """Start the bot, then open the seat's stream: its first contact, which may start
         the game's clock, comes only once the bot's process runs (docs/bots.md)."""
         try:
-            bot = BotProcess(self.command, self.events, self.limits, self.sandboxed)
+            bot = StdioBot(self.command, self.events, self.limits, self.sandboxed)
         except OSError as error:
             reason = f"stdio bot did not start: {error.strerror or error}"
             log.error("%s (%s)", reason, " ".join(self.command))
@@ -399,7 +391,7 @@ class Bridge:
     def _deliver(self, item: pb.PlayResponse | PlayError) -> None:
         self.events.put(("lost", item) if isinstance(item, PlayError) else ("play", item))
 
-    def _play(self, bot: BotProcess, stream: PlaySeat) -> int:
+    def _play(self, bot: StdioBot, stream: PlaySeat) -> int:
         while True:
             kind, payload = self.events.get()
             if kind == "play":
@@ -413,7 +405,7 @@ class Bridge:
             elif kind == "lost":
                 return self._lost(payload)
 
-    def _on_message(self, bot: BotProcess, stream: PlaySeat,
+    def _on_message(self, bot: StdioBot, stream: PlaySeat,
                     message: pb.PlayResponse) -> bool:
         """Handle one message of the stream; True once the game is over."""
         kind = message.WhichOneof("kind")
@@ -434,7 +426,7 @@ class Bridge:
             log.info("the game is waiting for open seats to be taken")
         self.table = started
 
-    def _on_turn(self, bot: BotProcess, stream: PlaySeat, view: pb.View) -> None:
+    def _on_turn(self, bot: StdioBot, stream: PlaySeat, view: pb.View) -> None:
         """Ask the bot, unless it was asked at this version or is already deciding among
         the same decisions."""
         if self._rolled_back(view):
@@ -494,7 +486,7 @@ class Bridge:
         not asked twice, so its choices do not depend on who answered first."""
         return bool(self.asked) and self.shown.get(self.asked[-1]) == legal
 
-    def _ask(self, bot: BotProcess, view: pb.View, refused: str | None = None) -> None:
+    def _ask(self, bot: StdioBot, view: pb.View, refused: str | None = None) -> None:
         message = decide_message(view, int(time.time() * 1000))
         if refused is not None:
             message["refused"] = refused
@@ -504,7 +496,7 @@ class Bridge:
         self.asked_versions.add(view.version)
         self.shown[view.version] = legal_notations(view)
 
-    def _on_answer(self, bot: BotProcess, stream: PlaySeat, text: str,
+    def _on_answer(self, bot: StdioBot, stream: PlaySeat, text: str,
                    received: float) -> None:
         if not self.asked:
             log.warning("ignored a line the bot wrote unasked: %.80r", text)
@@ -523,7 +515,7 @@ class Bridge:
             return
         self._submit(bot, stream, version, text)
 
-    def _submit(self, bot: BotProcess | None, stream: PlaySeat, version: int,
+    def _submit(self, bot: StdioBot | None, stream: PlaySeat, version: int,
                 text: str) -> None:
         """Submit the bot's answer at `version`. Refused as stale (another seat decided
         first), it is kept: a newer turn with the same decisions gets it again."""
@@ -540,7 +532,7 @@ class Bridge:
             return
         self.applied = {version: text}
 
-    def _on_refused(self, bot: BotProcess | None, version: int, text: str,
+    def _on_refused(self, bot: StdioBot | None, version: int, text: str,
                     refused: DecisionRefused) -> None:
         """A refused answer: kept if stale, asked again if illegal without penalty; a
         refusal that is not about the answer (the game gone) raises."""
@@ -572,7 +564,7 @@ class Bridge:
             self.shown[view.version] = legal
             self._submit(None, stream, view.version, text)
 
-    def _maybe_reask(self, bot: BotProcess, version: int, refusal: str) -> None:
+    def _maybe_reask(self, bot: StdioBot, version: int, refusal: str) -> None:
         """A refusal that changed nothing (a game without forfeit_on_illegal): ask again,
         a few times, on the last turn while it is still at `version` (the stream sends no
         second turn for the same version)."""
@@ -583,7 +575,7 @@ class Bridge:
         self.reasks[version] += 1
         self._ask(bot, view, refused=refusal)
 
-    def _finish(self, bot: BotProcess) -> int:
+    def _finish(self, bot: StdioBot) -> int:
         bot.send(end_message(self.view))
         bot.close_stdin()
         code = bot.wait(self.grace)
@@ -593,7 +585,7 @@ class Bridge:
         log.info("%s", self.answer_times.summary())
         return 0
 
-    def _bot_left(self, bot: BotProcess, stream: PlaySeat) -> int:
+    def _bot_left(self, bot: StdioBot, stream: PlaySeat) -> int:
         code = bot.wait(1.0)
         reason = bot.exit_reason(code)
         log.error("%s before the game was over: resigning seat %d", reason, self.seat)

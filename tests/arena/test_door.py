@@ -38,8 +38,9 @@ from hosting.door import (
     OTHER_METHODS,
     UNARY_METHODS,
     ServiceDoor,
+    service_door,
 )
-from hosting.sandbox import service_door, unavailable_reason
+from hosting.sandbox import unavailable_reason
 from service.redis_server import free_port
 from service.server import BAD_KEYS_BURST, BackgroundServer
 from tests.service.conftest import REPO, ServiceProcess
