@@ -186,10 +186,10 @@ def robust_fit(names: tuple[str, ...], strengths: list[float], information: Matr
     """Ratings on the Elo scale with robust intervals (see fit_bradley_terry), from the
     strengths, the information H and the deals' score products J at the strengths."""
     model = inverse(information)
-    robust = sandwich(model, _robust_meat(len(tally.deals), strengths, meat))
+    robust = sandwich(model, _robust_meat(tally.units, strengths, meat))
     covariance = _floored(_centred(robust), _centred(model))
     centre = sum(strengths) / len(strengths) if strengths else 0.0
-    quantile = _quantile(confidence, len(tally.deals))
+    quantile = _quantile(confidence, tally.units)
     ratings = {}
     for i, name in enumerate(names):
         elo = anchor + ELO_PER_NEPER * (strengths[i] - centre)
@@ -199,7 +199,7 @@ def robust_fit(names: tuple[str, ...], strengths: list[float], information: Matr
         ratings[name] = Rating(elo, elo - half, elo + half, played, score)
     elo_covariance = tuple(tuple(ELO_PER_NEPER ** 2 * c for c in row) for row in covariance)
     return BradleyTerryFit(names, ratings, elo_covariance, confidence,
-                           _dispersion(model, meat), len(tally.deals))
+                           _dispersion(model, meat), tally.units)
 
 
 @dataclass
@@ -210,6 +210,8 @@ class Tally:
     counts: Matrix
     deals: list[list[tuple[int, int, float]]]
     """Per deal (`GameOutcome.deal_unit`), the pairs of all its games."""
+    units: int = 0
+    """Independent units of the robust covariance: the deals (len(deals) when listed)."""
 
     def played(self, i: int) -> int:
         return round(sum(self.counts[i]))
@@ -233,6 +235,7 @@ def tally_pairs(games: Sequence[GameOutcome], names: Sequence[str]) -> Tally:
             tally.counts[j][i] += 1
         deals.setdefault(game.deal_unit, []).extend(pairs)
     tally.deals = list(deals.values())
+    tally.units = len(tally.deals)
     return tally
 
 
