@@ -3,7 +3,7 @@ renderer, or the observation as data until that game has one), the decision that
 the version and its narration, whose turn, and the final result once over.
 
 Frames come from a replayed record (`service.web.replay`) or from a spectator's
-WatchGame stream (`service.http_gateway`); both say things with the game's own
+WatchGame stream (`service.web.events`); both say things with the game's own
 sentences (`Game.describe_event`, `Game.describe_end`) and the CLI's result lines.
 """
 
