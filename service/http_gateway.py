@@ -75,7 +75,13 @@ from service.web.answers import (
     web_response,
 )
 from service.web.events import event_stream
-from service.web.guard import GuardedProtocol, HttpLimits, Occupancy, too_many_headers
+from service.web.guard import (
+    GuardedProtocol,
+    HttpLimits,
+    Occupancy,
+    make_request,
+    too_many_headers,
+)
 from service.web.page import document, viewer_page
 from service.web.run_folder import site_file
 
@@ -295,7 +301,8 @@ async def start_gateway(gateway: Gateway, host: str, port: int) -> RunningGatewa
     loopback host names only."""
     gateway.loopback_only = host in LOOPBACK_NAMES
     loop = asyncio.get_running_loop()
-    handler = web.Server(gateway.handle, handler_cancellation=True)
+    handler = web.Server(gateway.handle, handler_cancellation=True,
+                         request_factory=make_request)
     settings = gateway.limits.parser_settings()
 
     def connection() -> GuardedProtocol:

@@ -22,7 +22,11 @@ from http import HTTPStatus
 from typing import Any
 
 from aiohttp import web
-from aiohttp.http_exceptions import LineTooLong
+from aiohttp.abc import AbstractStreamWriter
+from aiohttp.http import HttpVersion11, RawRequestMessage
+from aiohttp.http_exceptions import InvalidURLError, LineTooLong
+from aiohttp.streams import StreamReader
+from aiohttp.web_protocol import ERROR
 
 from service.web.answers import Answer, message_page, raw_answer, web_response
 
@@ -118,6 +122,18 @@ def head_too_large(limits: HttpLimits) -> Answer:
                         f"{limits.max_head_bytes} bytes")
 
 
+def make_request(message: RawRequestMessage, payload: StreamReader,
+                 protocol: web.RequestHandler, writer: AbstractStreamWriter,
+                 task: asyncio.Task[None]) -> web.BaseRequest:
+    """aiohttp's request (its `request_factory`), said to be HTTP/1.1 when it stands for a
+    request aiohttp could not parse (its ERROR placeholder says HTTP/1.0): every answer's
+    status line says HTTP/1.1, a refusal's too."""
+    if message is ERROR:
+        message = message._replace(version=HttpVersion11)
+    return web.BaseRequest(message, payload, protocol, writer, task,
+                           asyncio.get_running_loop())
+
+
 class GuardedProtocol(web.RequestHandler):
     """aiohttp's protocol for one connection, with the limits it does not state: the
     connection cap, the head's deadline and byte cap (see the module docstring)."""
@@ -183,11 +199,14 @@ class GuardedProtocol(web.RequestHandler):
                      exc: BaseException | None = None, message: str | None = None
                      ) -> web.StreamResponse:
         """aiohttp's answer to a malformed request or a failed handler, as our page: 400
-        (431 for a line beyond the cap), or 500 with the error logged."""
+        (431 for a line beyond the cap, 404 for a target no page has: every page's path
+        is ASCII), or 500 with the error logged."""
         if request.writer.output_size > 0:
             raise ConnectionError("the answer had begun: no other answer can follow")
         if isinstance(exc, LineTooLong):
             return web_response(head_too_large(self.limits))
+        if isinstance(exc, InvalidURLError):
+            return web_response(message_page(HTTPStatus.NOT_FOUND, "no such page"))
         if status >= HTTPStatus.INTERNAL_SERVER_ERROR:
             log.error("web request failed", exc_info=exc)
             return web_response(message_page(HTTPStatus(status), "this page failed"))
