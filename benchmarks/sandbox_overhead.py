@@ -30,22 +30,21 @@ import argparse
 import asyncio
 import contextlib
 import json
-import queue
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
 
+from client.play import PlayError, PlayStream, decision_request
 from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from hosting.door import service_door
 from hosting.limits import Limits
 from hosting.sandbox import Layout, Sandbox, environment, unavailable_reason
@@ -163,35 +162,29 @@ def refused_us(target: str, calls: int) -> list[float]:
 
 
 def play_game_us(target: str, game_id: str, token: str) -> list[float]:
-    """One game of seat 0 on a Play stream: microseconds from each decision to the next
-    turn (first legal decision each time)."""
-    requests: queue.Queue[pb.PlayRequest | None] = queue.Queue()
-    requests.put(pb.PlayRequest(hello=pb.PlayHello(game_id=game_id, client="bench")))
-
-    def outgoing() -> Iterator[pb.PlayRequest]:
-        while (request := requests.get()) is not None:
-            yield request
-
+    """One game of seat 0 on a Play stream (`client.play`): microseconds from each decision
+    to the next turn (first legal decision each time). Timed and answered in the stream's
+    reader, as each message arrives."""
     times: list[float] = []
-    sent: float | None = None
-    with grpc.insecure_channel(target) as channel:
-        stub = pb_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
-        stream = stub.Play(
-            outgoing(), metadata=(("authorization", f"Bearer {token}"),), timeout=120)
-        try:
-            for reply in stream:
-                if reply.WhichOneof("kind") != "turn":
-                    continue
-                if sent is not None:
-                    times.append((time.perf_counter() - sent) * 1e6)
-                turn = reply.turn
-                sent = time.perf_counter()
-                requests.put(pb.PlayRequest(decision=pb.PlayDecision(
-                    game_id=game_id, expected_version=turn.version,
-                    decision=pb.Decision(notation=turn.legal_decisions[0].notation),
-                    request_id=uuid.uuid4().hex, expected_lineage=turn.lineage)))
-        finally:
-            requests.put(None)
+    sent: list[float] = []
+    over = threading.Event()
+
+    def on_message(reply: pb.PlayResponse | PlayError) -> None:
+        if isinstance(reply, PlayError) or reply.WhichOneof("kind") == "game_ended":
+            over.set()
+        if isinstance(reply, PlayError) or reply.WhichOneof("kind") != "turn":
+            return
+        if sent:
+            times.append((time.perf_counter() - sent[-1]) * 1e6)
+        turn = reply.turn
+        sent.append(time.perf_counter())
+        stream.send(decision_request(game_id, turn.version, turn.legal_decisions[0].notation,
+                                     uuid.uuid4().hex, turn.lineage))
+
+    hello = pb.PlayHello(game_id=game_id, client="bench")
+    with PlayStream(target, token, hello, on_message, give_up_s=0.0) as stream:
+        if not over.wait(120):
+            raise TimeoutError(f"game {game_id} not over in 120 s")
     return times
 
 

@@ -1,5 +1,6 @@
-"""Play with a Python bot over one Play stream: a league's games (docs/league.md), or a
-tournament's seat (docs/bots.md). The same program, the same stream:
+"""The Python bot program: a shipped bot playing over one Play stream (`client.play`, the
+one Python transport), a league's games (docs/league.md) or a tournament's seat
+(docs/bots.md). The same program, the same stream:
 
     CURIA_BOT_KEY=curia_bot_... python3 -m bots.play_client --server HOST:PORT --bot greedy
     CURIA_SEAT_TOKEN=... python3 -m bots.play_client --server HOST:PORT --bot greedy \
@@ -9,13 +10,17 @@ The credential is read from the environment only. With a bot key the client says
 many games it plays at once, and for each game the league gives it makes the named bot
 for that game (its seed derived from `--seed` and the game id); with a seat token it
 plays that one game (its seed `--seed`, as the arena gives it) and exits once it is
-over. Whenever a view asks
-it to decide, rebuilds a state from its observation and submits the bot's choice with the
-view's version and lineage and a request id naming them (a resend after a reconnection is
-applied once). A choice refused as stale is not asked again while the same decisions are
-offered: it is resubmitted at the newer version. A dropped stream is reopened, on the
-next server if `--server` lists several (every game resumes); an unknown, revoked or
-banned key ends the program with status 1.
+over. Whenever a turn asks it to decide, it rebuilds a state from the observation and
+sends the bot's choice with the turn's version and lineage and a request id naming them.
+A choice refused as stale is not asked again while the same decisions are offered: it is
+sent again at the newer version; after a rollback of the store (`client.play.rolled_back`)
+the bot decides again. Everything about the stream (reconnecting, on the next server if
+`--server` lists several; sending again what was not answered; a store away) is
+client.play's; an unknown, revoked or banned key (or a refused seat token), or a seat
+without a server for CURIA_RETRY_SECONDS, ends the program with status 1.
+
+`play_seat` is the same client for one seat with a bot already made (`curia play`
+against a remote server, `curia arena check`'s other seats).
 """
 
 from __future__ import annotations
@@ -23,41 +28,40 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import queue
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 
 from bots import BOT_NAMES, Bot, make_bot
-from client.channels import open_channel
-from client.play import outbox_requests
-from client.retry import TRANSIENT, retry_seconds
+from client.play import (
+    JSON_ONLY,
+    PlayError,
+    PlayStream,
+    StreamRefused,
+    decision_request,
+    rolled_back,
+    status_code,
+)
+from client.retry import retry_seconds
 from curia_api.v1 import game_service_pb2 as pb
-from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from games import from_observation
 from games.core import derive_seed, notation
 
-log = logging.getLogger("curia.play")
+log = logging.getLogger("curia.play_client")
 
 KEY_ENV = "CURIA_BOT_KEY"
 SEAT_TOKEN_ENV = "CURIA_SEAT_TOKEN"
-#: Statuses that end the program: the key may not play (or the seat's game is unknown).
-FATAL = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
-         grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT)
-#: Seconds between reconnection attempts (doubling up to the last).
-BACKOFF_S = (0.2, 0.5, 1.0, 2.0, 5.0)
-#: Seconds before a decision refused with the store away is sent again.
-AWAY_PAUSE_S = 0.5
-#: gRPC status codes by number (CallStatus.code).
-CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 
 class KeyRefused(Exception):
-    """The server will not let this key play."""
+    """The server will not let this key (or seat token) play."""
 
 
 class BotUnfit(Exception):
@@ -78,10 +82,9 @@ class SeatGame:
     decided: int = 0
     #: (legal notations, choice) of a choice not yet applied
     pending: tuple[tuple[str, ...], str] | None = None
-    #: the (version, lineage) of the last turn: a turn older, or of another lineage at
-    #: that version, means the store rolled back
+    #: the (version, lineage) of the last turn (`client.play.rolled_back`)
     seen: tuple[int, str] = (0, "")
-    #: the last decision sent (sent again when the store was away)
+    #: the last decision sent and not yet acknowledged
     sent: pb.PlayRequest | None = None
 
 
@@ -103,31 +106,12 @@ class PlayClient:
     """Seconds to wait before each choice is sent."""
     give_up_s: float = 0.0
     """Stop after this many seconds in a row without a server (0: never)."""
+    bot: Bot | None = None
+    """With a seat token: the bot already made (else made from `bot_name`)."""
     games: dict[str, SeatGame] = field(default_factory=dict)
     ended: int = 0
-    attempts: int = 0
-
-    def run(self, stop: threading.Event | None = None) -> int:
-        """Play until `max_games` have ended or `stop` is set; games ended."""
-        stop = stop or threading.Event()
-        failures, failing_since = 0, 0.0
-        while not stop.is_set() and not self.done:
-            try:
-                self._session(stop)
-                failures = 0
-            except grpc.RpcError as error:
-                if error.code() in FATAL:
-                    raise KeyRefused(error.details()) from None
-                failing_since = failing_since if failures else time.monotonic()
-                if self.give_up_s and time.monotonic() - failing_since > self.give_up_s:
-                    raise GaveUp(f"no server for {self.give_up_s:.0f} s: "
-                                 f"{error.code().name} {error.details()}") from None
-                delay = BACKOFF_S[min(failures, len(BACKOFF_S) - 1)]
-                failures += 1
-                log.info("connection lost (%s: %s); reconnecting in %.1f s",
-                         error.code().name, error.details(), delay)
-                stop.wait(delay)
-        return self.ended
+    #: the last game's end
+    last_end: pb.PlayGameEnded | None = None
 
     def __post_init__(self) -> None:
         if self.game_id:
@@ -137,58 +121,48 @@ class PlayClient:
     def done(self) -> bool:
         return bool(self.max_games) and self.ended >= self.max_games
 
-    @property
-    def targets(self) -> list[str]:
-        """The servers to try, in turn (`target` may list several, comma-separated)."""
-        return [part.strip() for part in self.target.split(",") if part.strip()]
+    def run(self, stop: threading.Event | None = None) -> int:
+        """Play until `max_games` have ended or `stop` is set; games ended."""
+        stop = stop or threading.Event()
+        inbox: queue.Queue[pb.PlayResponse | PlayError] = queue.Queue()
+        with PlayStream(self.target, self.key, self.hello(), inbox.put,
+                        give_up_s=self.give_up_s or math.inf) as stream:
+            while not stop.is_set() and not self._finished(stream, inbox):
+                try:
+                    item = inbox.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                if isinstance(item, StreamRefused):
+                    raise KeyRefused(str(item)) from None
+                if isinstance(item, PlayError):
+                    raise GaveUp(str(item)) from None
+                self._on(item, stream)
+        return self.ended
 
-    def _session(self, stop: threading.Event) -> None:
-        outbox: queue.Queue[pb.PlayRequest | None] = queue.Queue()
-        outbox.put(pb.PlayRequest(hello=pb.PlayHello(
+    def _finished(self, stream: PlayStream, inbox: queue.Queue[Any]) -> bool:
+        """Whether the league's games to play have ended, or the stream is over and read
+        (a seat's stream is read to its end: the reply to the decision that ended the
+        game may come after the end)."""
+        return (self.done and not self.game_id) or (stream.over.is_set() and inbox.empty())
+
+    def hello(self) -> pb.PlayHello:
+        return pb.PlayHello(
             concurrency=self.concurrency, opponent_decisions=self.opponent_decisions,
             client=f"curia bots.play_client {self.bot_name}",
-            observation_encoding=pb.OBSERVATION_ENCODING_JSON, game_id=self.game_id)))
-        for game in self.games.values():  # its reply may have been lost with the stream:
-            if game.sent is not None:     # the same request again is applied once
-                outbox.put(game.sent)
-        targets = self.targets
-        channel = open_channel(targets[self.attempts % len(targets)])
-        self.attempts += 1
-        stub = pb_grpc.GameServiceStub(channel)  # type: ignore[no-untyped-call]
-        stream = stub.Play(outbox_requests(outbox, stop),
-                           metadata=(("authorization", f"Bearer {self.key}"),))
-        try:
-            for message in stream:
-                self._on(message, outbox)
-                if stop.is_set() or (self.done and not self.game_id):
-                    break  # (a seat's stream is read to its end: the last reply)
-        finally:
-            outbox.put(None)
-            stream.cancel()
-            channel.close()
+            observation_encoding=JSON_ONLY, game_id=self.game_id)
 
-    def _on(self, message: pb.PlayResponse, outbox: queue.Queue[pb.PlayRequest | None]) -> None:
+    def _on(self, message: pb.PlayResponse, stream: PlayStream) -> None:
         kind = message.WhichOneof("kind")
         if kind == "game_started":
-            started = message.game_started
-            if started.game_id not in self.games:
-                seed = self.seed if self.game_id else derive_seed(self.seed, started.game_id)
-                try:
-                    bot = make_bot(self.bot_name, seed, started.game)
-                except ValueError as error:
-                    raise BotUnfit(f"game {started.game_id}: {error}") from None
-                self.games[started.game_id] = SeatGame(bot, started.seat, seed)
-                log.info("game %s: seat %d of %s%s", started.game_id, started.seat,
-                         ", ".join(started.seat_names),
-                         "; waiting for open seats to be taken"
-                         if started.waiting_for_seats else "")
+            self._started(message.game_started)
         elif kind == "turn":
             request = self._decide(message.turn)
             if request is not None:
-                outbox.put(request)
+                stream.send(request)
         elif kind == "game_ended":
             if self.games.pop(message.game_ended.game_id, None) is not None:
                 self.ended += 1
+                self.last_end = message.game_ended
                 log.info("%s (game %s)", describe_end(message.game_ended),
                          message.game_ended.game_id)
         elif kind == "ack":
@@ -197,24 +171,25 @@ class PlayClient:
                     game.sent.decision.request_id == message.ack.request_id:
                 game.sent = None
         elif kind == "refusal":
-            self._refused(message.refusal, outbox)
+            refusal = message.refusal
+            code = status_code(refusal.status)
+            log.log(logging.DEBUG if code == grpc.StatusCode.ABORTED else logging.INFO,
+                    "game %s: refused (%s: %s)", refusal.game_id, code.name,
+                    refusal.status.message)
 
-    def _refused(self, refusal: pb.PlayRefusal,
-                 outbox: queue.Queue[pb.PlayRequest | None]) -> None:
-        """Log a refusal; a decision refused because the store was away is sent again
-        after a pause (the game did not move: no new turn would come)."""
-        code = CODES.get(refusal.status.code)
-        name = code.name if code is not None else str(refusal.status.code)
-        level = logging.DEBUG if code == grpc.StatusCode.ABORTED else logging.INFO
-        log.log(level, "game %s: refused (%s: %s)", refusal.game_id, name,
-                refusal.status.message)
-        game = self.games.get(refusal.game_id)
-        if code in TRANSIENT and game is not None and game.sent is not None:
-            log.info("game %s: sending the decision again in %.1f s", refusal.game_id,
-                     AWAY_PAUSE_S)
-            timer = threading.Timer(AWAY_PAUSE_S, outbox.put, (game.sent,))
-            timer.daemon = True
-            timer.start()
+    def _started(self, started: pb.PlayGameStarted) -> None:
+        """Make the bot of a game seen for the first time."""
+        if started.game_id in self.games:
+            return
+        seed = self.seed if self.game_id else derive_seed(self.seed, started.game_id)
+        try:
+            bot = self.bot or make_bot(self.bot_name, seed, started.game)
+        except ValueError as error:
+            raise BotUnfit(f"game {started.game_id}: {error}") from None
+        self.games[started.game_id] = SeatGame(bot, started.seat, seed)
+        log.info("game %s: seat %d of %s%s", started.game_id, started.seat,
+                 ", ".join(started.seat_names),
+                 "; waiting for open seats to be taken" if started.waiting_for_seats else "")
 
     def _decide(self, view: pb.View) -> pb.PlayRequest | None:
         game = self.games.get(view.game_id)
@@ -233,18 +208,21 @@ class PlayClient:
             game.decided += 1
             if self.pace:
                 time.sleep(self.pace)
-        game.sent = pb.PlayRequest(decision=pb.PlayDecision(
-            game_id=view.game_id, decision=pb.Decision(notation=game.pending[1]),
-            expected_version=view.version, expected_lineage=view.lineage,
-            request_id=f"{view.version}-{view.lineage or '0'}"))
+        game.sent = decision_request(view.game_id, view.version, game.pending[1],
+                                     f"{view.version}-{view.lineage or '0'}", view.lineage)
         return game.sent
 
 
-def rolled_back(seen: tuple[int, str], view: pb.View) -> bool:
-    """Whether a turn shows the store lost versions since the turn `seen`: it is older, or
-    of another lineage at the same version."""
-    version, lineage = seen
-    return view.version < version or (view.version == version and view.lineage != lineage)
+def play_seat(target: str, game_id: str, seat: int, token: str, bot: Bot, seed: int,
+              pace: float = 0.0) -> pb.PlayGameEnded:
+    """Play `seat` of a game with a bot already made until the game is over; its end
+    (KeyRefused, GaveUp or BotUnfit if it cannot)."""
+    client = PlayClient(target, token, getattr(bot, "name", "bot"), seed, game_id=game_id,
+                        pace=pace, give_up_s=retry_seconds(), bot=bot)
+    client.run()
+    if client.last_end is None:
+        raise GaveUp(f"game {game_id}: seat {seat} stopped before the end")
+    return client.last_end
 
 
 def describe_end(ended: pb.PlayGameEnded) -> str:

@@ -65,7 +65,7 @@ import grpc
 
 from bots.grpc_player import add_launch_arguments, check_launch_arguments, describe_result
 from client.channels import OPERATOR_ONLY_ENV
-from client.play import DecisionRefused, GameEnded, PlayError, PlaySeat, SeatRefused
+from client.play import DecisionRefused, GameEnded, PlayError, PlaySeat, StreamRefused
 from curia_api.v1 import game_service_pb2 as pb
 from hosting.launcher import start_program
 from hosting.limits import Limits, exceeded
@@ -599,7 +599,7 @@ class Bridge:
             log.warning("resignation refused (%s)", error)
 
     def _lost(self, error: PlayError) -> int:
-        if isinstance(error, SeatRefused):
+        if isinstance(error, StreamRefused):
             log.error("the server refused to let seat %d play game %s: %s", self.seat,
                       self.game_id, error)
         else:
