@@ -132,8 +132,9 @@ class Gateway:
     async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
         """One request (aiohttp's handler): its head is whole; then the checks every
         request passes, then its page or stream."""
-        if isinstance(request.protocol, GuardedProtocol):
-            request.protocol.head_received()
+        protocol = request.protocol
+        if isinstance(protocol, GuardedProtocol) and not protocol.head_received():
+            raise ConnectionResetError("refused (late or too large) before it was handled")
         task = asyncio.current_task()
         assert task is not None
         self.tasks.add(task)

@@ -172,11 +172,15 @@ class GuardedProtocol(web.RequestHandler):
                 return
         super().data_received(data)
 
-    def head_received(self) -> None:
-        """Called as the request is handled: its head came in time and within the cap."""
+    def head_received(self) -> bool:
+        """Called as the request is handled: its head came in time and within the cap;
+        False if it was refused meanwhile (it has had its answer)."""
         self.head_whole = True
+        if self.refused:
+            return False
         if self.timer is not None:
             self.timer.cancel()
+        return True
 
     def late(self) -> None:
         if not self.head_whole:
@@ -201,8 +205,8 @@ class GuardedProtocol(web.RequestHandler):
         """aiohttp's answer to a malformed request or a failed handler, as our page: 400
         (431 for a line beyond the cap, 404 for a target no page has: every page's path
         is ASCII), or 500 with the error logged."""
-        if request.writer.output_size > 0:
-            raise ConnectionError("the answer had begun: no other answer can follow")
+        if self.refused or request.writer.output_size > 0:
+            raise ConnectionError("an answer was sent: no other answer can follow")
         if isinstance(exc, LineTooLong):
             return web_response(head_too_large(self.limits))
         if isinstance(exc, InvalidURLError):
