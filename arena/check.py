@@ -38,7 +38,7 @@ from arena.runner import (
     resign,
 )
 from bots import make_bot
-from bots.grpc_player import play_seat
+from bots.play_client import play_seat
 from client.retry import RetryingClient
 from curia_api.v1 import game_service_pb2 as pb
 from games.core import derive_seed

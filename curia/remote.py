@@ -1,11 +1,11 @@
 """`curia serve`, `curia loadtest`, `curia watch` and `curia play --service`: games
 through the gRPC service.
 
-Bots in `play --service` are clients like any other: each seat has its own channel,
-follows its own WatchGame stream, rebuilds a state from its observation
-(`games.from_observation`) and submits decisions with its seat token. Watching rides out
-a dropped stream (`client.retry`); the lines and the result are printed by
-`curia_api.render`, as for a game played in process.
+Bots in `play --service` are clients like any other: each seat plays on its own Play
+stream with its seat token (`bots.play_client.play_seat` over `client.play`), rebuilds a
+state from each turn's observation (`games.from_observation`) and sends its decisions.
+Watching rides out a dropped stream (`client.retry`); the lines and the result are printed
+by `curia_api.render`, as for a game played in process.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import grpc
 
 from arena.local import bot_seed
 from bots import make_bot
-from bots.grpc_player import play_seat
+from bots.play_client import play_seat
 from client.channels import ClientSecurity, SecurityConfigError, ServerTls, read_admin_token
 from client.retry import RetryingClient, StreamInterrupted, describe_error
 from curia.credentials import REDIS_URL_ENV, REDIS_URL_HELP, warn_password_on_command_line
@@ -315,7 +315,7 @@ def _port_free(port: int) -> bool:
 def seat_bot(target: str, game_id: str, seat: int, token: str, bot_name: str, game: str,
              seed: int, pace: float, failures: list[str]) -> None:
     """One seat's bot: follow the seat's stream, decide when asked, submit
-    (`bots.grpc_player.play_seat`)."""
+    (`bots.play_client.play_seat`, over the Play stream)."""
     try:
         play_seat(target, game_id, seat, token, make_bot(bot_name, seed, game), seed, pace)
     except Exception as error:  # reported by the caller

@@ -1,10 +1,10 @@
 """`python3 -m bots.greedy_bot --server HOST:PORT --game-id ID --seat N`: the greedy bot as a
 process of the arena's bot protocol (docs/bots.md); the seat token comes from
-CURIA_SEAT_TOKEN. The same as `python3 -m bots.grpc_player --bot greedy ...`."""
+CURIA_SEAT_TOKEN. The same as `python3 -m bots.play_client --bot greedy ...`."""
 
 import sys
 
-from bots.grpc_player import main
+from bots.play_client import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:], default_bot="greedy"))

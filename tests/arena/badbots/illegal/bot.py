@@ -6,7 +6,8 @@ follows the game to its end and exits 0, like any bot.
 
 import sys
 
-from bots.grpc_player import parse_args, play_seat
+from bots.grpc_player import parse_args
+from bots.play_client import play_seat
 from games.core import Decision, GameState
 
 

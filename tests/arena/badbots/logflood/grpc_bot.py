@@ -7,7 +7,8 @@ import sys
 from flood import Flood, last_words
 
 from bots import make_bot
-from bots.grpc_player import parse_args, play_seat
+from bots.grpc_player import parse_args
+from bots.play_client import play_seat
 from games.core import Decision, GameState
 
 

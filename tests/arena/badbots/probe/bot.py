@@ -39,7 +39,9 @@ from typing import Any
 import games
 from arena.schedule import gauntlet, round_robin, sprt_games
 from bots import make_bot
-from bots.grpc_player import JSON_ONLY, add_launch_arguments, check_launch_arguments, play_seat
+from bots.grpc_player import add_launch_arguments, check_launch_arguments
+from bots.play_client import play_seat
+from client.play import JSON_ONLY
 from client.unary import CuriaClient
 from games.core import Decision, GameState, derive_seed
 
