@@ -1,6 +1,6 @@
 """Riding out a server that is away for a moment: one retry loop for calls and one resumable
-WatchGame, for every client of the service (the arena, the bots' gRPC player, the stdio
-bridge, the failover client, `curia watch`).
+WatchGame, for every client of the unary calls (the arena, the failover client, `curia
+watch`); the Play stream's client (client/play.py) takes its codes and pauses from here.
 
 A call that fails with a transient status (`RetryPolicy.codes`) is made again after a
 growing pause, on the client its `ClientSource` hands out next (the same channel, a fresh
