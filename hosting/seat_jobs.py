@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from hosting.manifest import BotManifest
-from service.leagues import text
+from service.league_records import text
 
 #: The tournament runs whose seats workers play (a Redis set of run ids).
 ARENA_RUNS_KEY = "curia:arena:runs"

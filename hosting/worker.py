@@ -21,9 +21,10 @@ the store then un-ended) is first started again for it, `CLEAN_EXIT_RESTARTS` ti
 Results are the league agent's to record (exactly once): a worker only plays.
 
 Every `HEARTBEAT_S` a worker publishes its heartbeat: its name in the ZSET
-`WORKERS_KEY` (score: the time, unix ms) and the HASH `worker_key(name)` (`slots`,
-`free`, `ms`; it expires after a few heartbeats), for a matchmaker to know which live
-workers have room. A worker that stops removes both.
+`WORKERS_KEY` (score: the time, unix ms) and the HASH `worker_key(name)` (a
+`service.league_records.WorkerBeat`: `slots`, `free`, `ms`; it expires after a few
+heartbeats), for a matchmaker to know which live workers have room. A worker that stops
+removes both.
 
 A tournament run with workers (`curia arena run --workers N`, hosting/seat_jobs.py) queues
 its seats the same way, on its run's stream: a worker takes those too, notes which seats
@@ -55,7 +56,14 @@ from hosting.launcher import BotProcess, Launcher
 from hosting.manifest import BotManifest, ConfigError
 from hosting.seat_jobs import Job, arena_jobs_key, leave_log, live_runs, queue_job
 from league.registry import LeagueError, Leagues
-from service.leagues import league_key, text
+from service.league_records import (
+    WORKERS_KEY,
+    RecordError,
+    WorkerBeat,
+    jobs_key,
+    text,
+    worker_key,
+)
 
 log = logging.getLogger("curia.league.worker")
 
@@ -81,24 +89,12 @@ LOOK_S = 0.5
 CLEAN_EXIT_RESTARTS = 2
 #: Dead workers' jobs a worker adopts at a look, beyond its free slots.
 ADOPT_AT_ONCE = 16
-#: The live workers: a ZSET, member the worker's name, score its last heartbeat (unix ms).
-WORKERS_KEY = "curia:workers"
 #: Seconds a worker's hash (worker_key) outlives its last heartbeat.
 WORKER_TTL_S = 5
 #: Seconds a bot has, once its game is over, to see the end and exit by itself.
 EXIT_GRACE_S = 5.0
 #: Seconds after a failed build before a worker tries that bot's build again.
 REBUILD_AFTER_S = 60.0
-
-
-def jobs_key(league: str) -> str:
-    return league_key(league, "jobs")
-
-
-def worker_key(name: str) -> str:
-    """A worker's HASH: `slots`, `free` (slots not playing) and `ms` (its last heartbeat,
-    unix ms)."""
-    return f"curia:worker:{name}"
 
 
 def takeover_ms(decision_ms: int) -> int:
@@ -238,8 +234,8 @@ class Worker:
         now = int(time.time() * 1000)
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.zadd(WORKERS_KEY, {self.name: now})
-            pipe.hset(worker_key(self.name), mapping={
-                "slots": self.slots, "free": max(0, self.free()), "ms": now})
+            beat = WorkerBeat(self.name, self.slots, max(0, self.free()), now)
+            pipe.hset(worker_key(self.name), mapping=beat.to_redis())
             pipe.expire(worker_key(self.name), WORKER_TTL_S)
             pipe.execute()
 
@@ -251,7 +247,7 @@ class Worker:
         for league in leagues.names():
             try:
                 decision_ms = leagues.settings(league).decision_ms
-            except (LeagueError, KeyError, ValueError):
+            except (LeagueError, RecordError):
                 decision_ms = 0
             found.append((jobs_key(league), decision_ms))
         return found + [(arena_jobs_key(run), decision_ms)

@@ -32,14 +32,14 @@ one when it ends, as the service does (service/health.py).
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import random
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import grpc
@@ -49,11 +49,23 @@ from redis.exceptions import RedisError, ResponseError
 from client.channels import ClientSecurity
 from client.unary import CuriaClient, resign
 from curia_api.v1 import game_service_pb2 as pb
-from hosting.worker import GROUP, jobs_key, queue_league_job
-from league.matchmaking import UNRATED_MARGIN, Candidate, next_table
-from league.registry import Leagues, LeagueSettings, history_entry
+from hosting.worker import GROUP, queue_league_job
+from league.matchmaking import Candidate, candidate, next_table
+from league.registry import Leagues, LeagueSettings, history_entry, read_results
 from service.keeper import NOBODY_STARTED
-from service.leagues import league_key, live_workers, seats_key, text
+from service.league_records import (
+    GameResult,
+    HistoryEntry,
+    LadderRow,
+    LastTable,
+    LiveTable,
+    hash_field,
+    jobs_key,
+    league_key,
+    seats_key,
+    text,
+)
+from service.leagues import live_workers
 from service.store import now_ms
 
 log = logging.getLogger("curia.league")
@@ -196,7 +208,7 @@ class LeagueAgent:
         if not seen:
             return 0
         settings = self.leagues.settings(league)
-        tables = self.leagues.live(league)
+        tables = self.leagues.tables(league)
         voided = 0
         for game_id in seen:
             if game_id not in tables:
@@ -225,7 +237,7 @@ class LeagueAgent:
         the Play streams saw end are looked at each round; every live game once every
         `SWEEP_S` (a game no bot follows ends unseen: by time-outs, say)."""
         name = settings.name
-        live = self.leagues.live(name)
+        live = self.leagues.tables(name)
         now = time.monotonic()
         if now - self.swept.get(name, 0.0) >= SWEEP_S:
             self.swept[name] = now
@@ -252,46 +264,31 @@ class LeagueAgent:
         while len(self.seen_finished) > SEEN_FINISHED:
             self.seen_finished.popitem(last=False)
 
-    def record(self, settings: LeagueSettings, game_id: str, table: dict[str, Any],
-               view: pb.View) -> int:
-        seating = table["seating"]
-        result = view.result
-        forfeits = sorted(score.seat for score in result.scores if score.forfeited)
-        row = {"game_id": game_id, "seating": seating, "ended_ms": now_ms(),
-               "ranking": [list(group.seats) for group in result.ranking],
-               "forfeits": forfeits, "reason": result.reason,
-               "reasons": {str(score.seat): score.forfeit_reason for score in result.scores
-                           if score.forfeited and score.forfeit_reason},
-               "rated": table.get("rated", settings.rated)}
-        marked = str(table.get("void", ""))  # the agent voided it (`void`)
-        if marked or not row["ranking"] or result.reason == NOBODY_STARTED:
-            # no result (abandoned, never started, void): kept, never rated
-            row["void"] = marked or result.reason or "no result"
-            row["rated"] = False
-            if marked or result.reason == NOBODY_STARTED:  # no forfeit of theirs
-                row["ranking"], row["forfeits"], row["reasons"] = [], [], {}
+    def record(self, settings: LeagueSettings, game_id: str,
+               table: LiveTable | Mapping[str, Any], view: pb.View) -> int:
+        row = game_result(settings, game_id, as_table(game_id, table), view)
         name = settings.name
         keys = [league_key(name, "rated"), league_key(name, "results"),
                 league_key(name, "live"), league_key(name, "ended"),
                 league_key(name, "history"),
-                *(seats_key(name, bot) for bot in seating)]
+                *(seats_key(name, bot) for bot in row.seating)]
         for _ in range(RECORD_ATTEMPTS):
             results, history = self.read_results(name)
             entry = history_entry(settings, [*results, row], game_id)
-            done = int(self._record(keys=keys, args=[game_id, json.dumps(row),
-                                                     json.dumps(entry), len(results),
-                                                     history]))
+            done = int(self._record(keys=keys, args=[game_id, row.dumps(), entry.dumps(),
+                                                     len(results), history]))
             if done >= 0:
                 return done
         raise RedisError(f"league {name}: game {game_id}: the results kept changing")
 
-    def read_results(self, league: str) -> tuple[list[dict[str, Any]], int]:
+    def read_results(self, league: str) -> tuple[list[GameResult], int]:
         """The league's results and the length of its rating history, read at once."""
+        key = league_key(league, "results")
         pipe = self.redis.pipeline(transaction=True)
-        pipe.lrange(league_key(league, "results"), 0, -1)
+        pipe.lrange(key, 0, -1)
         pipe.llen(league_key(league, "history"))
         raw, history = pipe.execute()
-        return [json.loads(row) for row in raw], int(history)
+        return read_results(key, raw), int(history)
 
     # -- void games --------------------------------------------------------------------------
     def void_unstarted(self, settings: LeagueSettings) -> int:
@@ -299,8 +296,8 @@ class LeagueAgent:
         (or still waiting for a player `START_MS` after their creation); how many."""
         name = settings.name
         now = now_ms()
-        waiting = {game: table for game, table in self.leagues.live(name).items()
-                   if table.get("wait") and now - table.get("created_ms", now) >= JOB_GRACE_MS}
+        waiting = {game: table for game, table in self.leagues.tables(name).items()
+                   if table.wait and now - (table.created_ms or now) >= JOB_GRACE_MS}
         if not waiting:
             return 0
         delivered = self.last_delivered(name)
@@ -309,14 +306,14 @@ class LeagueAgent:
             view = self.client.view(game_id)
             if view.status != pb.GAME_STATUS_WAITING_FOR_SEATS:
                 continue
-            jobs = {int(seat): entry for seat, entry in table.get("jobs", {}).items()}
+            jobs = {int(seat): entry for seat, entry in (table.jobs or {}).items()}
             untaken = [seat for seat in view.absent_seats if seat in jobs
                        and not _taken(jobs[seat], delivered)]
             if untaken:
-                bots = ", ".join(table["seating"][seat] for seat in untaken)
+                bots = ", ".join(table.seating[seat] for seat in untaken)
                 reason = f"no worker took the seat of {bots} within {JOB_GRACE_MS / 1000:g} s"
-            elif now - table["created_ms"] >= START_MS:
-                bots = ", ".join(table["seating"][seat] for seat in view.absent_seats)
+            elif now - (table.created_ms or now) >= START_MS:
+                bots = ", ".join(table.seating[seat] for seat in view.absent_seats)
                 reason = f"{bots} made no contact within {START_MS / 1000:g} s"
             else:
                 continue
@@ -324,20 +321,21 @@ class LeagueAgent:
             voided += 1
         return voided
 
-    def void(self, settings: LeagueSettings, game_id: str, table: dict[str, Any],
-             reason: str) -> None:
+    def void(self, settings: LeagueSettings, game_id: str,
+             table: LiveTable | Mapping[str, Any], reason: str) -> None:
         """End a game without a result, as the arena ends a void game
         (arena.runner.end_void_game: every seat resigns; before the start, that ends it
         without a result), take its untaken jobs back, and record it void (unrated, no
         forfeit: the mark in its live table says so, not the seats' resign reasons)."""
         name = settings.name
-        table = {**table, "void": reason}  # noted first: whoever records it, it is void
+        # noted first: whoever records it, it is void
+        table = replace(as_table(game_id, table), void=reason)
         if not self._note_table(keys=[league_key(name, "live")],
-                                args=[game_id, json.dumps(table)]):
+                                args=[game_id, table.dumps()]):
             return  # recorded meanwhile
-        if table.get("jobs"):
-            self.redis.xdel(jobs_key(name), *table["jobs"].values())
-        for bot in table["seating"]:
+        if table.jobs:
+            self.redis.xdel(jobs_key(name), *table.jobs.values())
+        for bot in table.seating:
             token = self.redis.hget(seats_key(name, bot), game_id)
             if token is not None:
                 resign(self.client, game_id, text(token), VOID_PREFIX + reason)
@@ -389,8 +387,8 @@ class LeagueAgent:
 
     def candidates(self, settings: LeagueSettings) -> list[Candidate]:
         name = settings.name
-        accounts = self.leagues.bots(name)
-        hosted = [bot for bot, account in accounts.items() if account.get("manifest")]
+        accounts = self.leagues.entries(name)
+        hosted = [bot for bot, entry in accounts.items() if entry.hosted]
         free = sum(worker.free for worker in live_workers(self.redis)) if hosted else 0
         if free:  # the workers' free slots, less the seats already queued for them
             free = max(0, free - self.undelivered(name))
@@ -401,8 +399,7 @@ class LeagueAgent:
             return []
         capacity = {text(bot): int(n) for bot, n in
                     self.redis.hgetall(league_key(name, "capacity")).items()}
-        last = {text(bot): frozenset(json.loads(table)) for bot, table in
-                self.redis.hgetall(league_key(name, "last_table")).items()}
+        last = self.last_tables(name)
         rows = self.standings(name)
         pipe = self.redis.pipeline(transaction=False)
         for bot in online:
@@ -410,14 +407,11 @@ class LeagueAgent:
         playing = dict(zip(online, pipe.execute(), strict=True))
         found = []
         for bot in online:
-            if accounts.get(bot, {}).get("status") != "active":
+            if bot not in accounts or accounts[bot].status != "active":
                 continue
             if playing[bot] >= capacity.get(bot, settings.concurrency):
                 continue
-            row = rows.get(bot)
-            found.append(Candidate(bot, row["elo"] if row else 1500.0,
-                                   (row["high"] - row["low"]) / 2 if row else UNRATED_MARGIN,
-                                   row["games"] if row else 0, last.get(bot, frozenset())))
+            found.append(candidate(bot, rows.get(bot), last.get(bot, frozenset())))
         seatable = [c for c in found if c.bot in hosted]
         if len(seatable) > free:  # more hosted bots than free slots: those with fewest games
             self.rng.shuffle(seatable)
@@ -426,42 +420,77 @@ class LeagueAgent:
             found = [c for c in found if c.bot not in dropped]
         return found
 
-    def standings(self, league: str) -> dict[str, dict[str, Any]]:
+    def standings(self, league: str) -> dict[str, LadderRow]:
         """The ladder after the last result (the rating history's last entry), by bot."""
-        last = self.redis.lindex(league_key(league, "history"), -1)
-        return {row["bot"]: row for row in json.loads(last)["ladder"]} if last else {}
+        key = league_key(league, "history")
+        last = self.redis.lindex(key, -1)
+        return HistoryEntry.from_json(f"{key}[-1]", last).by_bot() if last else {}
+
+    def last_tables(self, league: str) -> dict[str, frozenset[str]]:
+        """Each bot's last table (the bots of its last game)."""
+        key = league_key(league, "last_table")
+        return {text(bot): LastTable.from_json(hash_field(key, text(bot)), raw).bots
+                for bot, raw in self.redis.hgetall(key).items()}
 
     def start(self, settings: LeagueSettings, table: tuple[str, ...]) -> str:
         name = settings.name
-        accounts = self.leagues.bots(name)
-        hosted = {seat: accounts[bot]["manifest"] for seat, bot in enumerate(table)
-                  if accounts.get(bot, {}).get("manifest")}
+        accounts = self.leagues.entries(name)
+        hosted = {seat: accounts[bot].manifest for seat, bot in enumerate(table)
+                  if bot in accounts and accounts[bot].hosted}
         created = self.client.create_game(
             settings.game, settings.variant, settings.seats, options=settings.options,
             decision_ms=settings.decision_ms, bank_ms=settings.bank_ms, on_timeout="forfeit",
             wait_for_players=bool(hosted))  # no clock until a worker's bot is there
-        live = {"seating": list(table), "created_ms": now_ms(), "rated": settings.rated,
-                "game": settings.game, "variant": settings.variant,
-                "options": settings.options, "decision_ms": settings.decision_ms,
-                "bank_ms": settings.bank_ms, **({"wait": True} if hosted else {})}
+        live = LiveTable(list(table), now_ms(), settings.rated, settings.game,
+                         settings.variant, settings.options, settings.decision_ms,
+                         settings.bank_ms, wait=bool(hosted))
         tokens = {credential.seat: credential.token for credential in created.seats}
         pipe = self.redis.pipeline(transaction=True)
         for seat, bot in enumerate(table):
             pipe.hset(seats_key(name, bot), created.game_id, tokens[seat])
-            pipe.hset(league_key(name, "last_table"), bot, json.dumps(sorted(table)))
+            pipe.hset(league_key(name, "last_table"), bot, LastTable(frozenset(table)).dumps())
         for seat, manifest in hosted.items():  # a hosted bot: a worker plays its seat
             queue_league_job(pipe, name, created.game_id, seat, table[seat], manifest,
                              tokens[seat])
-        pipe.hset(league_key(name, "live"), created.game_id, json.dumps(live))
+        pipe.hset(league_key(name, "live"), created.game_id, live.dumps())
         replies = pipe.execute()
         if hosted:  # the jobs' entry ids, to tell whether a worker took them
             entries = replies[2 * len(table):2 * len(table) + len(hosted)]
-            live["jobs"] = {str(seat): text(entry)
-                            for seat, entry in zip(hosted, entries, strict=True)}
+            live.jobs = {str(seat): text(entry)
+                         for seat, entry in zip(hosted, entries, strict=True)}
             self._note_table(keys=[league_key(name, "live")],
-                             args=[created.game_id, json.dumps(live)])
+                             args=[created.game_id, live.dumps()])
         log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))
         return str(created.game_id)
+
+
+def as_table(game_id: str, table: LiveTable | Mapping[str, Any]) -> LiveTable:
+    """A live table as the record (given as its JSON form: checked)."""
+    if isinstance(table, LiveTable):
+        return table
+    return LiveTable.from_json(f"live table of {game_id}", table)
+
+
+def game_result(settings: LeagueSettings, game_id: str, table: LiveTable,
+                view: pb.View) -> GameResult:
+    """The result to record of a finished game (void if the table is marked void, or if
+    the game ended without a ranking or before its start: kept, never rated)."""
+    result = view.result
+    row = GameResult(
+        game_id, list(table.seating), [list(group.seats) for group in result.ranking],
+        ended_ms=now_ms(),
+        forfeits=sorted(score.seat for score in result.scores if score.forfeited),
+        reason=result.reason,
+        reasons={str(score.seat): score.forfeit_reason for score in result.scores
+                 if score.forfeited and score.forfeit_reason},
+        rated=settings.rated if table.rated is None else table.rated)
+    marked = table.void  # the agent voided it (`void`)
+    if marked or not row.ranking or result.reason == NOBODY_STARTED:
+        row.void = marked or result.reason or "no result"
+        row.rated = False
+        if marked or result.reason == NOBODY_STARTED:  # no forfeit of theirs
+            row.ranking, row.forfeits, row.reasons = [], [], {}
+    return row
 
 
 def ending(view: pb.View) -> str:

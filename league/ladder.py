@@ -1,6 +1,7 @@
 """A league's ladder: its results in, ratings with intervals out (pure). The results' CSV is
 `service.web.league_pages.results_csv` (the web page's export and `curia league results`).
 
+The rows are `service.league_records.LadderRow`, the record the rating history stores.
 The ratings are the arena's Plackett–Luce fit (`ratings.plackett_luce.fit_plackett_luce`)
 over every rated, non-void result; each game is its own deal. A bot with fewer games than the
 league's `provisional_games` is marked provisional. A bot without a rated game yet has no
@@ -11,41 +12,39 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
 from typing import Any
 
 from ratings.plackett_luce import fit_plackett_luce
 from ratings.records import GameOutcome
+from service.league_records import GameResult, LadderRow
+
+__all__ = ["LadderRow", "ladder", "ladder_json", "ladder_text", "outcomes"]
+
+#: A result as the ladder takes it: the record, or its JSON form (`curia league results`).
+Result = GameResult | Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class LadderRow:
-    """One bot on the ladder."""
-
-    bot: str
-    elo: float
-    low: float
-    high: float
-    games: int
-    """Rated games the bot finished."""
-    provisional: bool
+def as_result(index: int, result: Result) -> GameResult:
+    if isinstance(result, GameResult):
+        return result
+    return GameResult.from_json(f"result {index}", result)
 
 
-def outcomes(results: Iterable[Mapping[str, Any]]) -> list[GameOutcome]:
+def outcomes(results: Iterable[Result]) -> list[GameOutcome]:
     """The rated, non-void results as the ratings' game outcomes, in the order played."""
     found = []
-    for index, result in enumerate(results):
-        if result.get("void") or not result.get("rated", True):
+    for index, given in enumerate(results):
+        result = as_result(index, given)
+        if not result.counts:
             continue
         found.append(GameOutcome(
-            index=index, seed=0, seating=tuple(result["seating"]),
-            ranking=tuple(tuple(group) for group in result["ranking"]),
-            forfeits=tuple(result.get("forfeits", ())), reason=result.get("reason", ""),
-            deal=result["game_id"]))
+            index=index, seed=0, seating=tuple(result.seating),
+            ranking=tuple(tuple(group) for group in result.ranking),
+            forfeits=tuple(result.forfeits), reason=result.reason, deal=result.game_id))
     return found
 
 
-def ladder(results: Iterable[Mapping[str, Any]], provisional_games: int) -> list[LadderRow]:
+def ladder(results: Iterable[Result], provisional_games: int) -> list[LadderRow]:
     """The ladder, best first."""
     games = outcomes(results)
     if not games:
@@ -73,4 +72,4 @@ def ladder_text(rows: list[LadderRow]) -> str:
 
 
 def ladder_json(rows: list[LadderRow]) -> list[dict[str, Any]]:
-    return [asdict(row) for row in rows]
+    return [row.to_json() for row in rows]

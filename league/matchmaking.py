@@ -6,6 +6,7 @@ outcome's variance p(1 - p) (largest for close ratings) times the width of the t
 intervals (largest for bots with few games). One seat in ten (`EXPLORATION`) goes to a
 free bot drawn at random instead, so that every pairing is tried. A table the same as one
 of its bots' last table is not chosen while another one is possible. Seats are shuffled.
+A candidate's rating comes from its stored ladder row (`service.league_records.LadderRow`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from service.league_records import LadderRow
 
 #: The chance that a seat goes to a random free bot.
 EXPLORATION = 0.1
@@ -29,6 +32,15 @@ class Candidate:
     margin: float = UNRATED_MARGIN
     games: int = 0
     last_table: frozenset[str] = frozenset()
+
+
+def candidate(bot: str, row: LadderRow | None,
+              last_table: frozenset[str] = frozenset()) -> Candidate:
+    """A free bot as its ladder row (the rating history's last entry) rates it; a bot
+    not on the ladder yet is weighed as a newcomer."""
+    if row is None:
+        return Candidate(bot, last_table=last_table)
+    return Candidate(bot, row.elo, row.margin, row.games, last_table)
 
 
 def win_chance(a: Candidate, b: Candidate) -> float:

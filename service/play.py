@@ -30,15 +30,8 @@ import grpc
 from curia_api.v1 import game_service_pb2 as pb
 from service.errors import Refused, ServiceError, invalid, refused
 from service.keeper import GameKeeper
-from service.leagues import (
-    KEY_PREFIX,
-    PRESENCE_MS,
-    BotAccount,
-    BotKeys,
-    league_key,
-    seats_key,
-    text,
-)
+from service.league_records import BotAccount, league_key, seats_key, text
+from service.leagues import KEY_PREFIX, PRESENCE_MS, BotKeys
 from service.store import now_ms
 from service.version_feed import woken_within
 
