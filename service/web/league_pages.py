@@ -1,5 +1,7 @@
 """The league pages of the web gateway: data in (plain dicts, as
-service.leagues.LeagueReader reads them), HTML, JSON and CSV out. Pure: no I/O.
+service.leagues.LeagueReader reads them), HTML, JSON and CSV out. Pure: no I/O. The
+stored records in the data (results, the ladder's rows) are read through their schema,
+`service.league_records`.
 
 - `index_page`: every league, a line each;
 - `league_page` / `league_state`: a league's settings, ladder, bots online, live and
@@ -25,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
+from service.league_records import GameResult, HistoryEntry, LadderRow
 from service.web.page import asset, document, inline_script
 
 #: How often a page asks for its state (league.js reads it from the page).
@@ -63,19 +66,30 @@ def when(ms: Any) -> str:
     return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def seat_html(league: str, result: Mapping[str, Any], seat: Any) -> str:
+def as_result(result: Mapping[str, Any] | GameResult) -> GameResult:
+    """A result of the page's data as its record (checked)."""
+    if isinstance(result, GameResult):
+        return result
+    return GameResult.from_json(f"result {result.get('game_id', '?')!s}", result)
+
+
+def as_standing(standing: Mapping[str, Any] | None) -> HistoryEntry | None:
+    """The ladder of the page's data (the rating history's last entry) as its record."""
+    return HistoryEntry.from_json("the league's ladder", standing) if standing else None
+
+
+def seat_html(league: str, result: GameResult, seat: int) -> str:
     """The bot at a result's seat, linking to its page ('seat N' if the seating has no
     such seat)."""
-    seating = result.get("seating", [])
-    if isinstance(seat, int) and 0 <= seat < len(seating):
-        return link(bot_url(league, str(seating[seat])), str(seating[seat]))
+    seating = result.seating
+    if 0 <= seat < len(seating):
+        return link(bot_url(league, seating[seat]), seating[seat])
     return esc(f"seat {seat}")
 
 
-def places(result: Mapping[str, Any]) -> dict[int, int]:
+def places(result: GameResult) -> dict[int, int]:
     """seat -> place (1 best; tied seats share a place, the next group comes next)."""
-    return {seat: place for place, group in enumerate(result.get("ranking", []), 1)
-            for seat in group}
+    return {seat: place for place, group in enumerate(result.ranking, 1) for seat in group}
 
 
 def table(headers: Sequence[str], rows: Iterable[str], empty: str,
@@ -135,33 +149,33 @@ def settings_html(settings: Mapping[str, str]) -> str:
 def ladder_html(data: Mapping[str, Any]) -> str:
     """The ladder, best first: rating, 95% interval, games, a provisional mark; the bots
     with no rated game yet under it."""
-    league, standing = data["name"], data.get("ladder") or {}
+    league, standing = data["name"], as_standing(data.get("ladder"))
+    ladder = standing.ladder if standing else ()
     online, bots = set(data.get("online", ())), data.get("bots", {})
     stranded = set(data.get("no_worker", ()))
     rows = []
-    for place, row in enumerate(standing.get("ladder", []), 1):
-        bot = str(row.get("bot", ""))
+    for place, row in enumerate(ladder, 1):
+        bot = row.bot
         mark = ' <span class="mark online">online</span>' if bot in online else ""
         if bots.get(bot, {}).get("status") == "banned":
             mark += ' <span class="mark banned">banned</span>'
         if bot in stranded:
             mark += f' <span class="mark no-worker">{NO_WORKER}</span>'
-        provisional = "provisional" if row.get("provisional") else ""
+        provisional = "provisional" if row.provisional else ""
         rows.append(f'<tr data-bot="{esc(bot)}"><td>{place}</td>'
                     f'<td class="name">{link(bot_url(league, bot), bot)}{mark}</td>'
-                    f'<td>{float(row.get("elo", 0)):.0f}</td>'
-                    f'<td class="interval">{float(row.get("low", 0)):.0f}–'
-                    f'{float(row.get("high", 0)):.0f}</td>'
-                    f'<td>{int(row.get("games", 0))}</td>'
+                    f'<td>{row.elo:.0f}</td>'
+                    f'<td class="interval">{row.low:.0f}–{row.high:.0f}</td>'
+                    f'<td>{row.games}</td>'
                     f'<td class="name">{provisional}</td></tr>')
     numeric = ("#", "rating", "95% interval", "games")
     found = table(["#", "bot", "rating", "95% interval", "games", ""], rows,
                   "No rated game yet.", numeric)
-    if standing.get("game_id"):
-        after = str(standing["game_id"])
+    if standing and standing.game_id:
+        after = standing.game_id
         found += (f'<p class="muted">After game {link(game_url(after), after)}, '
-                  f"{esc(when(standing.get('ms')))}.</p>")
-    ranked = {str(row.get("bot")) for row in standing.get("ladder", [])}
+                  f"{esc(when(standing.ms))}.</p>")
+    ranked = {row.bot for row in ladder}
     waiting = [bot for bot in bots if bot not in ranked]
     if waiting:
         found += ('<p class="muted">Not on the ladder yet: '
@@ -210,22 +224,22 @@ def live_html(data: Mapping[str, Any], tables: Sequence[Mapping[str, Any]] | Non
     return table(["game", "bots, by seat", "started"], rows, "No game is being played.")
 
 
-def ranking_html(league: str, result: Mapping[str, Any]) -> str:
+def ranking_html(league: str, result: GameResult) -> str:
     """'1. a · 2. b, c' (tied bots share a place); forfeits marked."""
-    forfeits = set(result.get("forfeits", ()))
+    forfeits = set(result.forfeits)
     parts = []
-    for place, group in enumerate(result.get("ranking", []), 1):
+    for place, group in enumerate(result.ranking, 1):
         names = ", ".join(seat_html(league, result, seat)
                           + (" (forfeit)" if seat in forfeits else "") for seat in group)
         parts.append(f"{place}. {names}")
     return " · ".join(parts) or "no ranking"
 
 
-def why_html(result: Mapping[str, Any]) -> str:
-    notes = [esc(result.get("reason", ""))] if result.get("reason") else []
-    if result.get("void"):
-        notes.append(f'<strong class="void">void: {esc(result["void"])}</strong>')
-    if result.get("rated") is False:
+def why_html(result: GameResult) -> str:
+    notes = [esc(result.reason)] if result.reason else []
+    if result.void:
+        notes.append(f'<strong class="void">void: {esc(result.void)}</strong>')
+    if not result.rated:
         notes.append("unrated")
     return "; ".join(notes)
 
@@ -234,11 +248,11 @@ def recent_html(data: Mapping[str, Any]) -> str:
     """The last games that ended, newest first, each linking to its replay."""
     league = data["name"]
     rows = []
-    for result in data.get("recent", []):
-        game_id = str(result.get("game_id", ""))
+    for result in map(as_result, data.get("recent", [])):
+        game_id = result.game_id
         rows.append(f'<tr data-game="{esc(game_id)}">'
                     f'<td class="name">{link(game_url(game_id), game_id)}</td>'
-                    f'<td class="name">{esc(when(result.get("ended_ms")))}</td>'
+                    f'<td class="name">{esc(when(result.ended_ms))}</td>'
                     f'<td class="name">{ranking_html(league, result)}</td>'
                     f'<td class="name">{why_html(result)}</td></tr>')
     return table(["game", "ended", "result", "why"], rows, "No game has ended yet.")
@@ -314,15 +328,16 @@ def profile_html(data: Mapping[str, Any]) -> str:
 
 
 def rating_html(data: Mapping[str, Any]) -> str:
-    bot, rating = data["bot"], data["bot"]["rating"]
-    if rating is None:
+    bot = data["bot"]
+    if bot["rating"] is None:
         return '<p class="muted">No rated game yet.</p>'
-    ladder = (data.get("ladder") or {}).get("ladder", [])
-    provisional = " <strong>provisional</strong>" if rating.get("provisional") else ""
-    return (f'<p class="rating"><strong>{float(rating["elo"]):.0f}</strong> '
-            f'<span class="interval">(95%: {float(rating["low"]):.0f}–'
-            f'{float(rating["high"]):.0f})</span>, {int(rating.get("games", 0))} games, '
-            f'#{int(bot["rank"])} of {len(ladder)}{provisional}</p>')
+    rating = LadderRow.from_json(f"the ladder's row of {bot['name']}", bot["rating"])
+    standing = as_standing(data.get("ladder"))
+    provisional = " <strong>provisional</strong>" if rating.provisional else ""
+    return (f'<p class="rating"><strong>{rating.elo:.0f}</strong> '
+            f'<span class="interval">(95%: {rating.low:.0f}–{rating.high:.0f})</span>, '
+            f'{rating.games} games, #{int(bot["rank"])} of '
+            f'{len(standing.ladder) if standing else 0}{provisional}</p>')
 
 
 def chart_html(data: Mapping[str, Any]) -> str:
@@ -388,17 +403,17 @@ def bot_games_html(data: Mapping[str, Any]) -> str:
     """The bot's last games: its seat and place, the table, why it ended."""
     league, bot = data["name"], data["bot"]["name"]
     rows = []
-    for result in data["bot"]["recent"]:
-        seating = result.get("seating", [])
+    for result in map(as_result, data["bot"]["recent"]):
+        seating = result.seating
         seat = seating.index(bot) if bot in seating else -1
         place = places(result).get(seat)
-        forfeited = seat in set(result.get("forfeits", ()))
+        forfeited = seat in set(result.forfeits)
         shown = (f"{place} of {len(seating)}" if place else "—") + (
             " (forfeit)" if forfeited else "")
-        game_id = str(result.get("game_id", ""))
+        game_id = result.game_id
         rows.append(f'<tr data-game="{esc(game_id)}">'
                     f'<td class="name">{link(game_url(game_id), game_id)}</td>'
-                    f'<td class="name">{esc(when(result.get("ended_ms")))}</td>'
+                    f'<td class="name">{esc(when(result.ended_ms))}</td>'
                     f"<td>{seat}</td><td>{esc(shown)}</td>"
                     f'<td class="name">{ranking_html(league, result)}</td>'
                     f'<td class="name">{why_html(result)}</td></tr>')
@@ -443,27 +458,29 @@ def bot_page(data: Mapping[str, Any]) -> str:
 
 
 # -- exports --------------------------------------------------------------------------
-def results_csv(results: Iterable[Mapping[str, Any]]) -> str:
+def results_csv(results: Iterable[Mapping[str, Any] | GameResult]) -> str:
     """Every result, a line each: game id, end time (ms), bots by seat, each seat's place,
     the seats that forfeited, why the game ended, why it is void (if it is)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(RESULTS_COLUMNS)
-    for result in results:
+    for result in map(as_result, results):
         seat_places = places(result)
-        seating = result.get("seating", [])
-        writer.writerow([result.get("game_id", ""), result.get("ended_ms", ""),
+        seating = result.seating
+        writer.writerow([result.game_id, "" if result.ended_ms is None else result.ended_ms,
                          " ".join(seating),
                          " ".join(str(seat_places.get(seat, ""))
                                   for seat in range(len(seating))),
-                         " ".join(str(seat) for seat in result.get("forfeits", ())),
-                         result.get("reason", ""), result.get("void", "")])
+                         " ".join(str(seat) for seat in result.forfeits),
+                         result.reason, result.void])
     return out.getvalue()
 
 
 def ladder_json(data: Mapping[str, Any]) -> dict[str, Any]:
     """The ladder after the league's last result: the game it followed, when, the rows
     best first ({"bot", "elo", "low", "high", "games", "provisional"})."""
-    standing = data.get("ladder") or {}
-    return {"league": data["name"], "game_id": standing.get("game_id"),
-            "ms": standing.get("ms"), "ladder": standing.get("ladder", [])}
+    standing = as_standing(data.get("ladder"))
+    if standing is None:
+        return {"league": data["name"], "game_id": None, "ms": None, "ladder": []}
+    return {"league": data["name"], "game_id": standing.game_id, "ms": standing.ms,
+            "ladder": [row.to_json() for row in standing.ladder]}
