@@ -35,11 +35,11 @@ from arena.runner import (
     Startup,
     end_void_game,
     follow_game,
-    resign,
 )
 from bots import make_bot
 from bots.play_client import play_seat
 from client.retry import RetryingClient
+from client.unary import resign
 from curia_api.v1 import game_service_pb2 as pb
 from games.core import derive_seed
 from hosting.launcher import BotProcess, BotStartError, Launcher

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
@@ -30,7 +29,7 @@ import grpc
 from curia_api.v1 import game_service_pb2 as pb
 from service.errors import Refused, ServiceError, invalid, refused
 from service.keeper import GameKeeper
-from service.league_records import BotAccount, league_key, seats_key, text
+from service.league_records import BotAccount, LiveTable, league_key, seats_key, text
 from service.leagues import KEY_PREFIX, PRESENCE_MS, BotKeys
 from service.store import now_ms
 from service.version_feed import woken_within
@@ -345,7 +344,8 @@ class PlayStream:
     async def _table(self, game_id: str) -> dict[str, Any]:
         """What the matchmaker wrote of the game: seating, time control, rated, options."""
         raw = await self.redis.hget(self.key("live"), game_id)
-        return json.loads(raw) if raw else {}
+        return LiveTable.from_json(f"{self.key('live')}[{game_id}]", raw).to_json() \
+            if raw else {}
 
     async def _game_started(self, game_id: str, view: pb.View) -> pb.PlayResponse:
         table = await self._table(game_id)
