@@ -1,26 +1,41 @@
-"""Who plays whom next in a league (pure: candidates and a random source in, a table out).
+"""Who plays whom next in a league (pure: the free bots, what the ladder knows and a random
+source in; a table out).
 
-The bot with the fewest games is seated first (a newcomer is rated soonest); each further
-seat goes to the free bot whose game with those seated says most about the ladder: the
-outcome's variance p(1 - p) (largest for close ratings) times the width of the two
-intervals (largest for bots with few games). One seat in ten (`EXPLORATION`) goes to a
-free bot drawn at random instead, so that every pairing is tried. A table the same as one
-of its bots' last table is not chosen while another one is possible. Seats are shuffled.
-A candidate's rating comes from its stored ladder row (`service.league_records.LadderRow`).
+A table is chosen for what its game is expected to teach the ladder. C is the covariance of
+the ratings: the ladder fit's robust one when the agent has it (`Knowledge.covariance`),
+else the pairwise model's, the inverse of I = prior + Σ over pairs of n_ij·w_ij·
+(e_i - e_j)(e_i - e_j)ᵀ (n_ij: the pairwise results between bots i and j so far; w_ij =
+p_ij(1 - p_ij), p_ij the chance that i finishes ahead of j at the current ratings). One more
+result between i and j lowers bot m's variance by w·(C u)_m² / (1 + w·uᵀC u), u = e_i - e_j
+(Sherman–Morrison). A pair's `gain` sums these reductions weighted by each bot's variance,
+so the widest intervals count most; a table's gain is the sum of its pairs'.
+
+The free bot whose rating is least certain is seated first (a newcomer at once); each
+further seat goes to the free bot that adds the most gain with those seated. So a table is
+chosen whenever `seats` bots are free: the matchmaking never idles. The same table may come
+again while it is still the most informative one (its gain falls with every result it
+adds). Seats are shuffled. Between two fits (several tables started in one tick),
+`Knowledge.after` counts the tables already started.
+
+benchmarks/league_sim.py measures it against round robin and random tables.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
+from ratings.bradley_terry import prior_curvature
+from ratings.elo import ELO_PER_NEPER
+from ratings.linalg import Matrix, inverse
 from service.league_records import LadderRow
 
-#: The chance that a seat goes to a random free bot.
-EXPLORATION = 0.1
-#: The interval half-width assumed for a bot without a rating yet (Elo).
+#: The interval half-width shown for a bot without a rating yet (Elo).
 UNRATED_MARGIN = 400.0
+
+Pair = tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -31,66 +46,149 @@ class Candidate:
     elo: float = 1500.0
     margin: float = UNRATED_MARGIN
     games: int = 0
-    last_table: frozenset[str] = frozenset()
 
 
-def candidate(bot: str, row: LadderRow | None,
-              last_table: frozenset[str] = frozenset()) -> Candidate:
+@dataclass(frozen=True)
+class Knowledge:
+    """What the ladder knows: every rated bot's rating (free or not), the pairwise results
+    between each pair of bots (either order) and, when known, the fit's covariance of the
+    ratings (Elo², every pair of rated bots in both orders)."""
+
+    elo: Mapping[str, float]
+    pairs: Mapping[Pair, int]
+    covariance: Mapping[Pair, float] | None = None
+
+    def after(self, table: Sequence[str]) -> Knowledge:
+        """As if the game of `table` had been played once more (expected information: the
+        ratings stay, the pairs' counts and the covariance are updated)."""
+        pairs = dict(self.pairs)
+        for a, b in combinations(table, 2):
+            if a != b:
+                pairs[a, b] = pairs.get((a, b), 0) + 1
+        covariance = None
+        if self.covariance is not None:
+            model = _Model(dict(self.elo), self.pairs, self.covariance)
+            if model.from_fit:
+                model.add(table)
+                covariance = model.covariance_by_pair()
+        return Knowledge(self.elo, pairs, covariance)
+
+
+def candidate(bot: str, row: LadderRow | None, *_: object) -> Candidate:
     """A free bot as its ladder row (the rating history's last entry) rates it; a bot
     not on the ladder yet is weighed as a newcomer."""
     if row is None:
-        return Candidate(bot, last_table=last_table)
-    return Candidate(bot, row.elo, row.margin, row.games, last_table)
+        return Candidate(bot)
+    return Candidate(bot, row.elo, row.margin, row.games)
 
 
-def win_chance(a: Candidate, b: Candidate) -> float:
-    return 1.0 / (1.0 + 10 ** ((b.elo - a.elo) / 400.0))
-
-
-def information(seated: Sequence[Candidate], candidate: Candidate) -> float:
-    """How much a game of `candidate` against those seated says about the ladder."""
-    total = 0.0
-    for other in seated:
-        p = win_chance(candidate, other)
-        total += p * (1 - p) * (candidate.margin + other.margin)
-    return total
-
-
-def next_table(candidates: Sequence[Candidate], seats: int,
-               rng: random.Random) -> tuple[str, ...] | None:
-    """The bots of the next game, by seat; None if fewer than `seats` are free."""
+def next_table(candidates: Sequence[Candidate], seats: int, rng: random.Random,
+               knowledge: Knowledge | None = None) -> tuple[str, ...] | None:
+    """The bots of the next game, by seat; None only if fewer than `seats` are free."""
     if len(candidates) < seats:
         return None
-    tables = [_table(candidates, seats, rng) for _ in range(8)]
-    fresh = [table for table in tables if not _repeats(table)]
-    chosen = fresh[0] if fresh else (None if _other_table_possible(candidates, seats)
-                                     else tables[0])
-    if chosen is None:
-        return None
-    names = [candidate.bot for candidate in chosen]
-    rng.shuffle(names)
-    return tuple(names)
-
-
-def _table(candidates: Sequence[Candidate], seats: int,
-           rng: random.Random) -> list[Candidate]:
-    first = min(candidates, key=lambda c: (c.games, rng.random()))
-    table = [first]
+    model = _Model.of(candidates, knowledge)
+    order = {candidate.bot: rng.random() for candidate in candidates}  # ties, at random
+    first = max(candidates, key=lambda c: (model.variance(c.bot), -c.games, order[c.bot]))
+    table = [first.bot]
     while len(table) < seats:
-        rest = [c for c in candidates if c not in table]
-        if rng.random() < EXPLORATION:
-            table.append(rng.choice(rest))
+        rest = [c.bot for c in candidates if c.bot not in table]
+        table.append(max(rest, key=lambda bot: (model.table_gain([*table, bot]), order[bot])))
+    rng.shuffle(table)
+    return tuple(table)
+
+
+class _Model:
+    """The ratings' covariance (nepers²) and each pair's gain (see the module)."""
+
+    def __init__(self, elo: dict[str, float], pairs: Mapping[Pair, int],
+                 covariance: Mapping[Pair, float] | None = None) -> None:
+        for a, b in pairs:
+            elo.setdefault(a, 1500.0)
+            elo.setdefault(b, 1500.0)
+        self.names = sorted(elo)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.elo = elo
+        self.from_fit = covariance is not None and all((a, a) in covariance
+                                                       for a in self.names)
+        if self.from_fit:
+            assert covariance is not None
+            self.covariance = [[covariance[a, b] / ELO_PER_NEPER ** 2 for b in self.names]
+                               for a in self.names]
         else:
-            table.append(max(rest, key=lambda c: (information(table, c), rng.random())))
-    return table
+            self.covariance = _centred(inverse(self._information(pairs)))
+        self._gains: dict[Pair, float] = {}
+
+    @classmethod
+    def of(cls, candidates: Iterable[Candidate], knowledge: Knowledge | None) -> _Model:
+        elo = dict(knowledge.elo) if knowledge else {}
+        for candidate in candidates:
+            elo.setdefault(candidate.bot, candidate.elo)
+        if knowledge is None:
+            return cls(elo, {})
+        return cls(elo, knowledge.pairs, knowledge.covariance)
+
+    def _weight(self, a: str, b: str) -> float:
+        p = 1.0 / (1.0 + 10 ** ((self.elo[b] - self.elo[a]) / 400.0))
+        return p * (1 - p)
+
+    def _information(self, pairs: Mapping[Pair, int]) -> Matrix:
+        strengths = [(self.elo[name] - 1500.0) / ELO_PER_NEPER for name in self.names]
+        info = [[0.0] * len(self.names) for _ in self.names]
+        for i, curvature in enumerate(prior_curvature(strengths)):
+            info[i][i] = curvature
+        for (a, b), count in pairs.items():
+            if a == b or not count:
+                continue
+            i, j, w = self.index[a], self.index[b], count * self._weight(a, b)
+            info[i][i] += w
+            info[j][j] += w
+            info[i][j] -= w
+            info[j][i] -= w
+        return info
+
+    def variance(self, bot: str) -> float:
+        i = self.index[bot]
+        return self.covariance[i][i]
+
+    def gain(self, a: str, b: str) -> float:
+        """Variance-weighted reduction of the variances by one more result of a and b."""
+        key = (a, b) if a <= b else (b, a)
+        if key not in self._gains:
+            i, j, c = self.index[a], self.index[b], self.covariance
+            u = [row[i] - row[j] for row in c]  # C (e_i - e_j)
+            w = self._weight(a, b)
+            self._gains[key] = w * sum(c[m][m] * x * x for m, x in enumerate(u)) \
+                / (1 + w * (u[i] - u[j]))
+        return self._gains[key]
+
+    def table_gain(self, table: Sequence[str]) -> float:
+        return sum(self.gain(a, b) for a, b in combinations(table, 2) if a != b)
+
+    def add(self, table: Sequence[str]) -> None:
+        """The covariance after one result of each pair of `table` (rank-one updates)."""
+        c = self.covariance
+        for a, b in combinations(table, 2):
+            if a == b:
+                continue
+            i, j, w = self.index[a], self.index[b], self._weight(a, b)
+            u = [row[i] - row[j] for row in c]
+            scale = w / (1 + w * (u[i] - u[j]))
+            for m, um in enumerate(u):
+                for k, uk in enumerate(u):
+                    c[m][k] -= scale * um * uk
+        self._gains.clear()
+
+    def covariance_by_pair(self) -> dict[Pair, float]:
+        return {(a, b): self.covariance[i][j] * ELO_PER_NEPER ** 2
+                for i, a in enumerate(self.names) for j, b in enumerate(self.names)}
 
 
-def _repeats(table: Sequence[Candidate]) -> bool:
-    names = frozenset(candidate.bot for candidate in table)
-    return any(candidate.last_table == names for candidate in table)
-
-
-def _other_table_possible(candidates: Sequence[Candidate], seats: int) -> bool:
-    """Whether some table of the free bots is no bot's last table (a league of exactly
-    `seats` free bots has only one table: it is played again)."""
-    return len(candidates) > seats or not _repeats(candidates)
+def _centred(cov: Matrix) -> Matrix:
+    """P C Pᵀ, P = I - 11ᵀ/n: the covariance of the ratings less their mean (the ladder's
+    scale: the ratings average to the anchor)."""
+    n = len(cov)
+    row_mean = [sum(row) / n for row in cov]
+    total = sum(row_mean) / n
+    return [[cov[i][j] - row_mean[i] - row_mean[j] + total for j in range(n)]
+            for i in range(n)]
