@@ -125,11 +125,14 @@ class PlayStream:
             await self._leave()
 
     # -- presence ------------------------------------------------------------------------
-    async def _take_over(self, hello: pb.PlayHello) -> int:
-        """Register this stream as the bot's (replacing any other) and its concurrency."""
+    async def _take_over(self, hello: pb.PlayHello, again: bool = False) -> int:
+        """Register this stream as the bot's (replacing any other) and its concurrency: a
+        first hello's 0 takes the league's default, a later hello's 0 means no new games
+        (PlayHello.concurrency)."""
         self.opponent_decisions = hello.opponent_decisions
         self.encoding = hello.observation_encoding
-        granted = await self._concurrency(hello.concurrency)
+        granted = 0 if again and not hello.concurrency else \
+            await self._concurrency(hello.concurrency)
         bot = self.account.bot
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(self.key("streams"), bot, self.stream_id)
@@ -385,7 +388,7 @@ class PlayStream:
             if kind == "resign":
                 return await self._resign(request.resign)
             if kind == "hello":
-                granted = await self._take_over(request.hello)
+                granted = await self._take_over(request.hello, again=True)
                 return pb.PlayResponse(welcome=pb.PlayWelcome(
                     bot=self.account.bot, league=self.account.league, concurrency=granted,
                     game_ids=sorted(self.tokens)))
@@ -471,7 +474,7 @@ class SeatPlayStream(PlayStream):
         self.game_id = ""
         self.meta: dict[str, Any] = {}
 
-    async def _take_over(self, hello: pb.PlayHello) -> int:
+    async def _take_over(self, hello: pb.PlayHello, again: bool = False) -> int:
         """Check the token against the hello's game (UNAUTHENTICATED if it is not one of
         its seats) and take the seat's name as the bot's."""
         self.opponent_decisions = hello.opponent_decisions

@@ -205,10 +205,11 @@ def test_a_decision_in_another_bots_game_is_refused_and_changes_nothing(
     league = new_league(world, max_games=1)
     keys = {bot: world.leagues.add_bot(league.name, bot) for bot in ("alpha", "beta")}
     streams = {bot: RawPlay(world.target, key) for bot, key in keys.items()}
-    outsider = RawPlay(world.target, world.leagues.add_bot(league.name, "gamma"),
-                       pb.PlayHello(concurrency=0))  # takes no game
+    outsider = RawPlay(world.target, world.leagues.add_bot(league.name, "gamma"))
     try:
         outsider.next("welcome")
+        outsider.send(pb.PlayRequest(hello=pb.PlayHello(concurrency=0)))  # no new games
+        assert outsider.next("welcome").welcome.concurrency == 0
         wait_until(lambda: len(world.leagues.online(league.name)) == 3, 5)
         world.leagues.set_limits(league.name)  # (no change: settings still valid)
         agent.start_games(world.leagues.settings(league.name))
