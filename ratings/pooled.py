@@ -84,6 +84,46 @@ class PairwiseStats:
         for bot, x in score.items():
             table.scores[bot] = table.scores.get(bot, 0.0) + x
 
+    def remove(self, game: GameOutcome) -> None:
+        """Uncount a game `add` counted (a voided result): the statistics become those of
+        the other games. Scores are multiples of ½, so the subtraction is exact."""
+        if game.void is not None:
+            return
+        score = self._scores(pairwise(game))
+        self.games -= 1
+        for first, second, result in pairwise(game):
+            a, b, points = (first, second, result) if first < second else \
+                (second, first, 1 - result)
+            self.points[a, b] -= points
+            self.points[b, a] -= 1 - points
+            self.counts[a, b] -= 1
+            if not self.counts[a, b]:
+                del self.counts[a, b], self.points[a, b], self.points[b, a]
+        for a, x in score.items():
+            for b, y in score.items():
+                if a <= b and x * y:
+                    self.products[a, b] -= x * y
+                    if not self.products[a, b]:
+                        del self.products[a, b]
+        seating = tuple(sorted(game.seating))
+        table = self.tables[seating]
+        table.games -= 1
+        for bot, x in score.items():
+            table.scores[bot] -= x
+        if not table.games:
+            del self.tables[seating]
+
+    @staticmethod
+    def _scores(pairs: Iterable[tuple[str, str, float]]) -> dict[str, float]:
+        """a_c: each bot's pairwise points minus its opponents' (oriented by name)."""
+        score: dict[str, float] = {}
+        for first, second, result in pairs:
+            a, b, points = (first, second, result) if first < second else \
+                (second, first, 1 - result)
+            score[a] = score.get(a, 0.0) + points
+            score[b] = score.get(b, 0.0) - points
+        return score
+
     def bots(self) -> tuple[str, ...]:
         return tuple(sorted({bot for pair in self.counts for bot in pair}))
 

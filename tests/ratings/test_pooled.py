@@ -59,3 +59,22 @@ def test_adding_one_game_changes_the_fit_as_refitting_does() -> None:
     stats = pooled(games[:-1])
     stats.add(games[-1])
     assert fit_pooled(stats).ratings == fit_pooled(pooled(games)).ratings
+
+
+def test_removing_a_game_gives_the_statistics_of_the_others() -> None:
+    games = [game for game in random_games(200, 4, seed=5) if game.void is None]
+    stats = pooled(games)
+    for gone in (games[3], games[77], games[150]):
+        stats.remove(gone)
+    rest = [game for i, game in enumerate(games) if i not in (3, 77, 150)]
+    expected = pooled(rest)
+    assert (stats.games, stats.points, stats.counts, stats.products) == \
+        (expected.games, expected.points, expected.counts, expected.products)
+    assert {k: (t.games, {b: x for b, x in t.scores.items() if x})
+            for k, t in stats.tables.items()} == \
+        {k: (t.games, {b: x for b, x in t.scores.items() if x})
+         for k, t in expected.tables.items()}
+    found, refit = fit_pooled(stats).ratings, fit_pooled(expected).ratings
+    for name, rating in refit.items():  # the same sums, summed in another order
+        assert (found[name].elo, found[name].low, found[name].high) == pytest.approx(
+            (rating.elo, rating.low, rating.high), abs=1e-9)
