@@ -135,8 +135,8 @@ def settings_html(settings: Mapping[str, str]) -> str:
              ("time control", clock),
              ("games at once", f'{esc(settings.get("concurrency", ""))} a bot (at most '
                                f'{esc(settings.get("max_concurrency", ""))})'),
-             ("provisional", f'fewer than {esc(settings.get("provisional_games", ""))} '
-                             f"games"),
+             ("provisional", "95% interval wider than ±100 Elo, or fewer than "
+                             f'{esc(settings.get("provisional_games", ""))} games'),
              ("rated", "yes" if settings.get("rated", "1") == "1" else "no"),
              ("games in all", esc(settings.get("max_games", "0"))
               if settings.get("max_games", "0") != "0" else "no end"),
