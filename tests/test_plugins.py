@@ -20,7 +20,7 @@ import pytest
 import games
 from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
-from tests.service.conftest import ServiceProcess, redis_url  # noqa: F401
+from tests.servers import ServiceProcess
 
 REPO = Path(__file__).resolve().parents[1]
 PLUGIN = "tests.plugins.guess"

@@ -25,9 +25,9 @@ from curia_api.v1 import game_service_pb2 as pb
 from hosting.launcher import BotProcess
 from hosting.stdio_bridge import exit_reason, parse_answer, split_argv
 from tests.node_bots import node_bot_folder
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
 from tests.service.gameplay import assert_contiguous, replay
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"
@@ -130,7 +130,7 @@ def play(client: CuriaClient, server: str, tmp_path: Path, manifests: list[Path]
     commands = {seat: command_of(process) for seat, process in processes.items()}
     for credential in seats:
         assert credential.token not in " ".join(commands[credential.seat])  # env only
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     try:
         for process in processes.values():
             process.wait(timeout=max(0.1, deadline - time.monotonic()))

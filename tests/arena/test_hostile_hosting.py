@@ -19,8 +19,8 @@ from arena.config import BotManifest, ConfigError
 from arena.runner import ResultsFile
 from hosting.sandbox import unavailable_reason
 from league.agent import LeagueAgent
-from tests.league.conftest import World, agent, new_league, world  # noqa: F401 (fixtures)
 from tests.league.test_workers import play_until, start_worker
+from tests.leagues import World, new_league
 
 REPO = Path(__file__).resolve().parents[2]
 BADBOTS = Path(__file__).resolve().parent / "badbots"

@@ -22,10 +22,10 @@ from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from service.redis_server import free_port
 from tests.arena.test_bot_processes import GAME_TIMEOUT, PY_STDIO, launch
-from tests.service.conftest import REPO, ServiceProcess
+from tests.servers import REPO, ServiceProcess
 from tests.service.gameplay import assert_contiguous, replay
 from tests.service.test_ops import scrape, value
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 #: What the bridge logs of an answer the server refused.
 REFUSED = re.compile(r"at version \d+ refused \(")
@@ -59,7 +59,7 @@ def stdio_manifest(folder: Path, name: str, code: str) -> Path:
 
 def finish(processes: list[subprocess.Popen[bytes]], timeout: float) -> list[int | None]:
     """The processes' exit codes once they end (killed after `timeout` seconds)."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     try:
         for process in processes:
             process.wait(timeout=max(0.1, deadline - time.monotonic()))
@@ -198,7 +198,7 @@ def test_without_a_server_the_bridge_gives_up_after_the_retry_seconds(
     done = run_bridge(f"127.0.0.1:{free_port()}", "g", "token", bot,
                       CURIA_RETRY_SECONDS="1")
     assert done.returncode == 1, done.stderr
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < patient(30)
     assert "no server for 1 s" in done.stderr and "retry" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     assert not running(bot)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"
@@ -85,7 +85,7 @@ def command_of(pid: int) -> str:
 def wait_for_games_in_flight(run: subprocess.Popen[str], output: Path) -> set[int]:
     """Once a game has ended and others are being played, the processes of the run."""
     results = output / "results.jsonl"
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + patient(120)
     while time.monotonic() < deadline:
         assert run.poll() is None, run.communicate()
         if results.exists() and results.read_text().strip():
@@ -111,13 +111,13 @@ def test_a_stopped_run_says_one_line_stops_everything_and_resumes(tmp_path: Path
     out, err = run.communicate(timeout=60)
     took = time.monotonic() - sent
     assert run.returncode == INTERRUPTED, err
-    assert took < 15, f"stopping took {took:.1f} s"
+    assert took < patient(15), f"stopping took {took:.1f} s"
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in err
     assert "retry" not in err, "the store must not die before the service"
     stopping = [line for line in err.splitlines() if line.startswith("stopping:")]
     assert len(stopping) == 1, err
     assert "in flight" in stopping[0] and "replayed on resume" in stopping[0]
-    deadline = time.monotonic() + 5  # a sandbox's inner process dies with its bwrap, a
+    deadline = time.monotonic() + patient(5)  # a sandbox's inner process dies with its bwrap, a
     while (left := [pid for pid in processes if alive(pid)]) and time.monotonic() < deadline:
         time.sleep(0.1)  # moment after it (--die-with-parent)
     assert not left, f"processes left running after the run stopped: {left}"
@@ -148,7 +148,7 @@ def test_ctrl_c_before_the_first_game_is_one_line(tmp_path: Path) -> None:
                     f'[[bots]]\nmanifest = "{BOTS / "random_bot" / "bot.toml"}"\n'
                     f'[[bots]]\nmanifest = "{tmp_path / "slow" / "bot.toml"}"\n')
     run = start(path)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + patient(60)
     while not any(command_of(pid).startswith("sleep") for pid in descendants(run.pid)):
         assert time.monotonic() < deadline and run.poll() is None, "the build never started"
         time.sleep(0.2)

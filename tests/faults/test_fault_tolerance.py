@@ -21,14 +21,14 @@ from ratings.records import GameOutcome
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
 from service.store import ACTIVE, keys, record_entries
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
 from tests.service.gameplay import Game, assert_contiguous, new_game, play_out, replay, step
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 FINISHED = pb.GAME_STATUS_FINISHED
 REPO = Path(__file__).resolve().parents[2]
 #: every wait on a thread, a process or a condition is bounded by this many seconds
-WAIT = 30.0
+WAIT = patient(30.0)  # seconds: this machine's time scale (tests/timing.py)
 
 
 def log_ids(redis_url: str, game_id: str) -> list[int]:
@@ -43,7 +43,7 @@ def log_ids(redis_url: str, game_id: str) -> list[int]:
 
 def join_all(threads: list[threading.Thread], timeout: float = WAIT) -> None:
     """Join the threads within `timeout` seconds in all; fail if one is still running."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     for thread in threads:
         thread.join(max(0.0, deadline - time.monotonic()))
     assert not any(t.is_alive() for t in threads), "a thread did not finish in time"

@@ -28,7 +28,7 @@ from curia_api import codec
 from curia_api.v1 import game_service_pb2 as pb
 from games.core import DecisionError
 from service.store import keys
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
 from tests.service.gameplay import Game, new_game, play_out, step
 
 SERVICE = pb.DESCRIPTOR.services_by_name["GameService"]

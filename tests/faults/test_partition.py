@@ -50,6 +50,7 @@ from service.redis_server import find_redis_server
 from service.store import keys
 from tests.faults.netns import Link, Network, delete_stale_namespaces, unavailable_reason
 from tests.service.gameplay import Game, assert_contiguous, replay
+from tests.timing import patient
 
 REPO = Path(__file__).resolve().parents[2]
 FINISHED = pb.GAME_STATUS_FINISHED
@@ -57,7 +58,7 @@ NONE = pb.OBSERVATION_ENCODING_NONE
 #: Ports inside the namespaces: each namespace has its own, so they never clash.
 REDIS_PORT, SERVICE_PORT = 6379, 50051
 #: every wait on a thread, a process or a condition is bounded by this many seconds
-WAIT = 60.0
+WAIT = patient(60.0)  # seconds: this machine's time scale (tests/timing.py)
 #: A player's deadline per call: a server that does not answer in time is left for the
 #: other; and how long in a row it keeps retrying (longer than any cut and its recovery).
 CALL_TIMEOUT_S, RETRY_S = 2.0, 45.0
@@ -137,7 +138,7 @@ class Cluster:
 
 def wait_for(predicate: Callable[[], object], timeout: float, message: str) -> None:
     """Poll `predicate` (an exception counts as not yet) until true, at most `timeout`."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     while True:
         try:
             if predicate():

@@ -23,9 +23,9 @@ from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from service.redis_server import find_redis_server, free_port
 from tests.node_bots import node_bot_folder
-from tests.service.conftest import REPO, ServiceProcess
+from tests.servers import REPO, ServiceProcess
 from tests.service.gameplay import replay
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 NODE_BOT = REPO / "bots" / "node_grpc"
 OPTIONS = {"target_decurions": 5}
@@ -136,7 +136,7 @@ def test_the_bots_play_on_through_a_rollback_of_the_store(
         "a game ended before the rollback: make the games longer"
     store.roll_back(outage_s=1.0)
 
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + patient(120)
     for _, _, process, _ in bots:
         process.wait(timeout=max(1.0, deadline - time.monotonic()))
     client = CuriaClient(servers[1].address)

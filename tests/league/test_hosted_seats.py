@@ -36,7 +36,7 @@ from service.redis_server import EmbeddedRedis
 from service.store import keys as store_keys
 from service.store import now_ms
 from service.web import league_pages
-from tests.league.conftest import GAME, World, new_league
+from tests.leagues import GAME, World, new_league
 from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]

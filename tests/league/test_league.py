@@ -25,9 +25,9 @@ from league.ladder import ladder
 from league.registry import LeagueError
 from service.leagues import BOT_KEYS_KEY, key_hash, league_key, seats_key
 from service.server import BackgroundServer
-from tests.league.conftest import GAME, World, new_league
+from tests.leagues import GAME, World, new_league
 from tests.node_bots import node_bot_folder
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 
 class RawPlay:
@@ -52,7 +52,7 @@ class RawPlay:
 
     def next(self, kind: str, timeout: float = 15.0) -> pb.PlayResponse:
         """The next message of `kind` (others are skipped); an RpcError is raised."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         while True:
             message = self.received.get(timeout=max(0.01, deadline - time.monotonic()))
             if isinstance(message, grpc.RpcError):
@@ -177,7 +177,7 @@ def test_a_bot_plays_its_games_on_one_stream_and_never_sees_a_seat_token(
 def _play_out(streams: dict[str, RawPlay], game_id: str, seen: list[bytes]) -> None:
     """Answer every turn with the first legal decision until both streams see the end."""
     ended: set[str] = set()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + patient(60)
     while len(ended) < len(streams):
         assert time.monotonic() < deadline, "the game did not end"
         for bot, play in streams.items():
@@ -228,7 +228,7 @@ def test_a_decision_in_another_bots_game_is_refused_and_changes_nothing(
 
 
 def _first_turn(streams: dict[str, RawPlay]) -> pb.View:
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + patient(15)
     while time.monotonic() < deadline:
         for play in streams.values():
             try:
@@ -292,7 +292,7 @@ def test_connected_bots_play_rated_games_within_their_concurrency(
     try:
         wait_until(lambda: len(world.leagues.online(league.name)) == 3, 10)
         settings = world.leagues.settings(league.name)
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + patient(120)
         while len(world.leagues.results(league.name)) < 8:
             assert time.monotonic() < deadline, "the league did not play its games"
             agent.tend(settings)
@@ -396,7 +396,7 @@ def test_a_node_bot_written_from_the_docs_joins_a_running_league_and_is_rated(
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         settings = world.leagues.settings(league.name)
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + patient(120)
         while len(world.leagues.results(league.name)) < 4:
             assert time.monotonic() < deadline, "the league did not play its games"
             assert process.poll() in (None, 0), process.stderr.read() if process.stderr else ""

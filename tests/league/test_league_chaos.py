@@ -31,7 +31,7 @@ from service.keeper import NOBODY_STARTED
 from service.leagues import league_key, live_workers, text
 from tests.faults.test_rollback import SnapshotRedis
 from tests.league.test_league_faults import AgentProcess
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
 from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]

@@ -18,7 +18,8 @@ from client.unary import CuriaClient
 from league.registry import Leagues, LeagueSettings
 from service.leagues import league_key
 from service.redis_server import EmbeddedRedis
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
+from tests.timing import patient
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = 10
@@ -93,7 +94,7 @@ def test_killing_a_server_and_the_matchmakers_holder_loses_and_doubles_no_result
 
 
 def wait_for_results(leagues: Leagues, count: int, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     while len(leagues.results("faults")) < count:
         assert time.monotonic() < deadline, f"fewer than {count} results"
         time.sleep(0.2)

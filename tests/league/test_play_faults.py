@@ -25,9 +25,9 @@ from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from league.agent import LeagueAgent
 from service.leagues import league_key, seats_key, text
 from service.server import BackgroundServer
-from tests.league.conftest import GAME, World, new_league
+from tests.leagues import GAME, World, new_league
 from tests.service.test_rollback import roll_back, snapshot
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 FINISHED = pb.GAME_STATUS_FINISHED
 
@@ -59,7 +59,7 @@ class Stream:
     def take(self, wanted: Callable[[pb.PlayResponse], bool], timeout: float = 15.0,
              drop: Callable[[pb.PlayResponse], bool] = lambda _: False) -> pb.PlayResponse:
         """The first message `wanted` (those `drop` says are thrown away, others kept)."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         while True:
             for message in self.kept:
                 if wanted(message):
@@ -90,7 +90,7 @@ class Stream:
     def end(self, timeout: float = 15.0) -> grpc.RpcError | None:
         """Wait for the stream's end: the status it ended with, None for OK (the messages
         before it are kept)."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         while not self.over:
             try:
                 got = self.arrived.get(timeout=max(0.01, deadline - time.monotonic()))

@@ -15,7 +15,7 @@ from bots.play_client import PlayClient
 from client.unary import CuriaClient, refusal_reason
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
-from tests.league.conftest import World
+from tests.leagues import World
 
 GAME = "leges"
 

@@ -13,8 +13,8 @@ import pytest
 from client.unary import CuriaClient
 from hosting.worker import CLEAN_EXIT_RESTARTS, GROUP, Worker, jobs_key
 from league.agent import LeagueAgent
-from tests.league.conftest import World, new_league
-from tests.timing import wait_until
+from tests.leagues import World, new_league
+from tests.timing import patient, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 RANDOM = str(REPO / "bots" / "random_bot" / "bot.toml")
@@ -34,7 +34,7 @@ def start_worker(world: World, logs: Path, **options: object) -> tuple[Worker, t
 def play_until(world: World, agent: LeagueAgent, league: str, games: int,
                timeout: float = 120) -> None:
     settings = world.leagues.settings(league)
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     while len(world.leagues.results(league)) < games:
         assert time.monotonic() < deadline, "the league did not play its games"
         agent.tend(settings)

@@ -17,6 +17,7 @@ from client.unary import CuriaClient, refusal_reason
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import municipium_pb2 as mpb
 from tests.service.gameplay import Game, new_game, play_out, replay, step
+from tests.timing import patient
 
 FINISHED = pb.GAME_STATUS_FINISHED
 
@@ -273,7 +274,7 @@ def test_a_watcher_sees_every_change_live_and_resumes_after_a_reconnect(server: 
 
 # -- time limits -----------------------------------------------------------------------------
 def wait_for(predicate: object, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     while time.monotonic() < deadline:
         if predicate():  # type: ignore[operator]
             return
@@ -295,7 +296,7 @@ def test_forfeit_policy_ranks_the_seat_last_and_finishes_the_game(client: CuriaC
                     options={"max_turns": 12})
     rng = random.Random(41)
     sleeper = client.view(game.game_id).to_move[0]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + patient(60)
     while (view := client.view(game.game_id)).status != FINISHED:
         assert time.monotonic() < deadline
         if view.to_move[0] != sleeper:

@@ -36,7 +36,7 @@ from cryptography.x509.oid import NameOID
 from google.protobuf import json_format
 
 from curia_api.v1 import game_service_pb2 as pb
-from tests.service.conftest import REPO, ServiceProcess
+from tests.servers import REPO, ServiceProcess
 from tests.service.test_ops import find_buf
 
 DOC = REPO / "docs" / "api.md"

@@ -17,7 +17,7 @@ import pytest
 
 from client.unary import CuriaClient
 from service.redis_server import free_port
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 #: The documented limits (service/http_gateway.py's docstring), as a client sees them.
 STREAMS, STREAMS_PER_ADDRESS, CONNECTIONS = 64, 8, 128
@@ -125,7 +125,7 @@ def test_an_idle_stream_gets_keepalive_comments(web: tuple[str, int]) -> None:
         sock.settimeout(PING_SECONDS + 5)
         assert read_head(send(sock, f"/games/{game_id}/events"))[0] == 200
         seen = b""
-        deadline = time.monotonic() + PING_SECONDS + 5
+        deadline = time.monotonic() + patient(PING_SECONDS + 5)
         while b"\n: ping\n\n" not in seen and time.monotonic() < deadline:
             try:
                 seen += sock.recv(65536)
@@ -189,7 +189,7 @@ def test_a_slow_request_head_has_one_deadline(web: tuple[str, int]) -> None:
             if gave_up(sock):
                 break
         elapsed = time.monotonic() - started
-    assert elapsed < HEADER_DEADLINE + 2, f"the head was read for {elapsed:.1f} s"
+    assert elapsed < HEADER_DEADLINE + patient(2), f"the head was read for {elapsed:.1f} s"
 
 
 @pytest.mark.parametrize(("headers", "why"), [

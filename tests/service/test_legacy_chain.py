@@ -17,7 +17,7 @@ import redis
 
 from client.unary import CuriaClient
 from service.store import GameStore, keys, next_lineage, record_entries
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
 from tests.service.gameplay import assert_contiguous, new_game, play_out, replay, step
 from tests.service.redis_hooks import HookedRedis
 

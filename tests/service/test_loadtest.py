@@ -13,7 +13,7 @@ import redis
 
 from client.loadtest import LoadSpec, format_summary, percentiles, run_load
 from service.store import ACTIVE
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
 from tests.timing import wait_until
 
 REPO = Path(__file__).resolve().parents[2]

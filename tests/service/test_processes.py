@@ -19,17 +19,13 @@ import redis
 from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from service.store import keys, record_entries
-from tests.service.conftest import (
-    ServiceProcess,
-    port_answers,
-    served_redis_url,
-)
+from tests.servers import ServiceProcess, port_answers, served_redis_url
 from tests.service.gameplay import Game, assert_contiguous, new_game, play_out, replay, step
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
 FINISHED = pb.GAME_STATUS_FINISHED
 #: every wait on a thread or a process is bounded by this many seconds
-WAIT = 30.0
+WAIT = patient(30.0)  # seconds: this machine's time scale (tests/timing.py)
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from client.retry import RetryingClient
 from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from service.store import keys
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
 from tests.service.gameplay import Game, new_game, play_out, replay
 from tests.timing import wait_until
 

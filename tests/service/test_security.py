@@ -31,7 +31,7 @@ from service.access import AccessPolicy, CreateRateLimit, peer_host
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer, ServerRules
 from tests.node_bots import node_bot_folder
-from tests.service.conftest import REPO, ServiceProcess
+from tests.servers import REPO, ServiceProcess
 from tests.service.gameplay import new_game
 from tests.timing import wait_until
 

