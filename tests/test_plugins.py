@@ -224,7 +224,7 @@ def test_seats_asked_at_once_each_keep_their_own_deadline(served: CuriaClient) -
     game_id, tokens = created.game_id, [s.token for s in created.seats]
     first = [served.view(game_id, token).deadline_unix_ms for token in tokens]
     assert first[0] == first[1] > 0
-    time.sleep(0.3)
+    time.sleep(0.3)  # time passes on the clocks (what is tested)
     mine = served.view(game_id, tokens[0])
     served.submit(game_id, tokens[0], mine.version, mine.legal_decisions[0].notation)
     assert served.view(game_id, tokens[1]).deadline_unix_ms == first[1]  # not restarted

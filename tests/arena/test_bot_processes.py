@@ -416,7 +416,7 @@ def test_bots_survive_a_server_restart(client: CuriaClient, tmp_path: Path,
         wait_until(lambda: remote.view(created.game_id).version >= 30, 20,
                    message="the game to reach version 30")
         first.kill()
-        time.sleep(0.5)
+        time.sleep(0.5)  # the server away for a moment (the fault under test)
         service_process(redis_url, port=first.port)
         try:
             codes = [p.wait(timeout=GAME_TIMEOUT) for p in processes]

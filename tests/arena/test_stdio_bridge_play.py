@@ -164,7 +164,7 @@ def test_the_bridges_ride_out_a_server_killed_mid_game(
         wait_until(lambda: remote.view(created.game_id).version >= 20, 30,
                    message="the game to reach version 20")
         first.kill()
-        time.sleep(1.0)
+        time.sleep(1.0)  # the server away for a moment (the fault under test)
         service_process(redis_url, port=first.port)
         codes = finish(processes, GAME_TIMEOUT + 30)
         assert codes == [0, 0], logs_of(logs)

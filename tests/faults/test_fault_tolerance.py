@@ -100,7 +100,8 @@ def test_kill_9_of_one_of_two_servers_under_load_loses_and_doubles_nothing(
         threads = [threading.Thread(target=p.run, daemon=True) for p in players]
         for thread in threads:
             thread.start()
-        time.sleep(1.0)
+        wait_until(lambda: all(observer.view(p.game.game_id).version >= 2 for p in players),
+                   WAIT, message="every game under way")
         at_kill = {p.game.game_id: observer.view(p.game.game_id) for p in players}
         a.kill()  # SIGKILL, in the middle of the load
         assert a.process.returncode == -9
@@ -191,7 +192,7 @@ def test_a_tournament_rides_out_a_redis_restart(tmp_path: Path) -> None:
         before = in_flight(store.url)
         store.stop()  # SIGTERM: Redis flushes its append-only file and exits
         assert store.process is not None and store.process.returncode == 0
-        time.sleep(0.5)
+        time.sleep(0.5)  # the outage under test: Redis away for a moment
         store = EmbeddedRedis(data_dir, port=store.port).start()  # same port, same data
         runner.join(WAIT * 2)
         assert not runner.is_alive(), "the tournament did not finish in time"

@@ -343,12 +343,12 @@ def run_cuts(cluster: Cluster, made: list[Cut]) -> None:
                     link.cut(namespace)
                 else:
                     link.cut_one_way(namespace)
-            time.sleep(cut.seconds)
+            time.sleep(cut.seconds)  # the cut lasts (the fault under test)
             for link, _, _ in cut.ends:
                 link.heal()
             cut.healed = time.monotonic()
             made.append(cut)
-            time.sleep(GAP_S)
+            time.sleep(GAP_S)  # healed links between two cuts
     finally:
         cluster.heal_all()
 

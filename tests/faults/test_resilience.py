@@ -131,7 +131,7 @@ def test_bots_ride_out_a_10_s_redis_outage_with_a_large_aof(
             wait_until(lambda: client.view(created.game_id).version >= 10, WAIT,
                        message="the bots to be playing")
             store.stop(kill=True)
-            time.sleep(10)
+            time.sleep(10)  # the 10 s outage under test
             store = restart(own_redis)
             for bot in bots:
                 _, err = bot.communicate(timeout=120)

@@ -63,7 +63,7 @@ class SnapshotRedis:
         self.process.kill()
         self.process.wait()
         shutil.copy(self.folder / "snapshot.rdb", self.folder / "dump.rdb")
-        time.sleep(outage_s)
+        time.sleep(outage_s)  # the outage under test
         self.start()
 
     def stop(self) -> None:

@@ -321,7 +321,7 @@ def test_a_time_bank_runs_down_and_then_forfeits(client: CuriaClient) -> None:
     mover = client.view(game.game_id).to_move[0]
     first = client.view(game.game_id, game.tokens[mover])
     assert 0 < first.bank_left_ms <= 400
-    time.sleep(0.15)
+    time.sleep(0.15)  # the bank runs down (what is tested)
     later = client.view(game.game_id, game.tokens[mover])
     assert later.bank_left_ms <= first.bank_left_ms - 100
     assert first.deadline_unix_ms - time.time() * 1000 < 400, "the bank bounds the deadline"

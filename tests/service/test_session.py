@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import queue
-import time
 from collections.abc import Iterator
 
 import grpc
@@ -18,6 +17,7 @@ from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.keeper import GameKeeper
 from service.store import GameStore
+from tests.timing import wait_until
 
 NONE = pb.OBSERVATION_ENCODING_NONE
 
@@ -190,6 +190,13 @@ def redis_clients(redis_url: str) -> int:
         return len(connection.client_list())
 
 
+def subscribers(redis_url: str) -> int:
+    """Connections subscribed to a channel (the version feed's)."""
+    with redis.Redis.from_url(redis_url) as connection:
+        return sum(int(c.get("sub", 0)) + int(c.get("psub", 0)) + int(c.get("ssub", 0) or 0)
+                   for c in connection.client_list())
+
+
 def test_many_watchers_hold_no_redis_connection_and_do_not_starve_the_requests(
         stub: pb_grpc.GameServiceStub, client: CuriaClient, redis_url: str) -> None:
     """150 waiting WatchGame streams (more than redis-py's default pool of 100): woken by
@@ -199,7 +206,8 @@ def test_many_watchers_hold_no_redis_connection_and_do_not_starve_the_requests(
     version = client.view(game_id).version
     first = stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=version))
     assert next(first).version == version  # (the process's subscription starts here)
-    time.sleep(1.0)
+    wait_until(lambda: subscribers(redis_url) > 0, 10,
+               message="the version feed's subscription")
     before = redis_clients(redis_url)
     streams = [stub.WatchGame(pb.WatchGameRequest(game_id=game_id, after_version=version,
                                                   observation_encoding=NONE))
