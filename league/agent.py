@@ -8,8 +8,9 @@ safe to redo after a crash:
 
 * recording: a game found finished (its spectator view, through the public API) is
   recorded by one script that adds its id to the league's `rated` set and, only if it
-  was not there, appends the result and the rating history's entry after it (the ladder
-  fitted here over the results it read: the script checks that the results and history
+  was not there, appends the result and the rating history's entry after it and stores the
+  ladder's pooled statistics with them (the ladder fitted here from the statistics it read,
+  never from the whole list of results: the script checks that the results and history
   are still as long as when they were read, else the agent reads and fits again) and
   frees the bots' slots: exactly once, the result never without its history entry;
 * matchmaking: a game is created (CreateGame, the operator credential), then its seat
@@ -32,6 +33,7 @@ one when it ends, as the service does (service/health.py).
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -50,8 +52,10 @@ from client.channels import ClientSecurity
 from client.unary import CuriaClient, resign
 from curia_api.v1 import game_service_pb2 as pb
 from hosting.worker import GROUP, queue_league_job
+from league.ladder import outcomes
 from league.matchmaking import Candidate, candidate, next_table
-from league.registry import Leagues, LeagueSettings, history_entry, read_results
+from league.registry import Leagues, LeagueSettings, history_entry, pair_stats
+from ratings.pooled import PairwiseStats
 from service.keeper import NOBODY_STARTED
 from service.league_records import (
     GameResult,
@@ -62,6 +66,7 @@ from service.league_records import (
     hash_field,
     jobs_key,
     league_key,
+    read_pair_stats,
     seats_key,
     text,
 )
@@ -102,23 +107,34 @@ end
 return 0
 """
 
-#: Records a finished game once, with the rating history's entry after it. KEYS: rated,
-#: results, live, ended, history, then each bot's seats hash. ARGV: game id, result JSON,
-#: history entry JSON, the results' and the history's lengths the entry was fitted on.
-#: 1 if recorded now, 0 if it had been, -1 if the lists changed since they were read
-#: (nothing written: fit again).
+#: Renews the lease KEYS[1] for ARGV[2] ms if holder ARGV[1] still holds it; 1 if renewed.
+RENEW_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+"""
+
+#: Records a finished game once, with the rating history's entry after it and the ladder's
+#: pooled statistics with it. KEYS: rated, results, live, ended, history, pairstats, then
+#: each bot's seats hash. ARGV: game id, result JSON, history entry JSON, the results' and
+#: the history's lengths the entry was fitted on, the statistics JSON. 1 if recorded now,
+#: 0 if it had been, -1 if the lists changed since they were read (nothing written: fit
+#: again; a void appends to the history, so the statistics read are still the stored ones).
 RECORD_SCRIPT = """
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 and
    (redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[4]) or
     redis.call('LLEN', KEYS[5]) ~= tonumber(ARGV[5])) then
   return -1
 end
-for i = 6, #KEYS do redis.call('HDEL', KEYS[i], ARGV[1]) end
+for i = 7, #KEYS do redis.call('HDEL', KEYS[i], ARGV[1]) end
 redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('SREM', KEYS[4], ARGV[1])
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('RPUSH', KEYS[5], ARGV[3])
+redis.call('SET', KEYS[6], ARGV[6])
 return 1
 """
 
@@ -165,6 +181,9 @@ class LeagueAgent:
         self.holder = secrets.token_hex(8)
         self.rng = random.Random(seed)
         self._lease = redis.register_script(LEASE_SCRIPT)
+        self._renew = redis.register_script(RENEW_SCRIPT)
+        #: the leagues whose lease this agent holds, renewed by `renew_leases`
+        self.held: set[str] = set()
         self._record = redis.register_script(RECORD_SCRIPT)
         self._note_table = redis.register_script(NOTE_TABLE_SCRIPT)
         self.outage = Outage()
@@ -175,7 +194,11 @@ class LeagueAgent:
         self.swept: dict[str, float] = {}
 
     def run(self, stop: threading.Event) -> None:
-        """Work until `stop` is set; an error in one round is logged, the next one runs."""
+        """Work until `stop` is set; an error in one round is logged, the next one runs.
+        The leases held are renewed by a thread of their own, so a long round (a slow
+        service, a large fit) never lets one lapse."""
+        threading.Thread(target=self.renew_leases, args=(stop,), daemon=True,
+                         name="league-leases").start()
         while not stop.wait(TICK_S):
             try:
                 self.work_once()
@@ -222,8 +245,22 @@ class LeagueAgent:
         return voided
 
     def hold(self, league: str) -> bool:
-        return bool(self._lease(keys=[league_key(league, "lease")],
+        held = bool(self._lease(keys=[league_key(league, "lease")],
                                 args=[self.holder, LEASE_MS]))
+        (self.held.add if held else self.held.discard)(league)
+        return held
+
+    def renew_leases(self, stop: threading.Event) -> None:
+        """Renew every lease held, a third of `LEASE_MS` apart, until `stop` is set; one
+        found taken by another holder (it lapsed) is let go."""
+        while not stop.wait(LEASE_MS / 3000):
+            for league in list(self.held):
+                try:
+                    if not self._renew(keys=[league_key(league, "lease")],
+                                       args=[self.holder, LEASE_MS]):
+                        self.held.discard(league)
+                except RedisError:
+                    pass  # the store away: the round's outage line says so
 
     def tend(self, settings: LeagueSettings) -> None:
         self.record_finished(settings)
@@ -270,25 +307,32 @@ class LeagueAgent:
         name = settings.name
         keys = [league_key(name, "rated"), league_key(name, "results"),
                 league_key(name, "live"), league_key(name, "ended"),
-                league_key(name, "history"),
+                league_key(name, "history"), league_key(name, "pairstats"),
                 *(seats_key(name, bot) for bot in row.seating)]
         for _ in range(RECORD_ATTEMPTS):
-            results, history = self.read_results(name)
-            entry = history_entry(settings, [*results, row], game_id)
-            done = int(self._record(keys=keys, args=[game_id, row.dumps(), entry.dumps(),
-                                                     len(results), history]))
+            stats, results, history = self.read_standing(name)
+            for outcome in outcomes([row]):  # a rated, non-void result
+                stats.add(outcome)
+            entry = history_entry(settings, stats, game_id)
+            done = int(self._record(keys=keys, args=[
+                game_id, row.dumps(), entry.dumps(), results, history,
+                json.dumps(stats.to_json())]))
             if done >= 0:
                 return done
         raise RedisError(f"league {name}: game {game_id}: the results kept changing")
 
-    def read_results(self, league: str) -> tuple[list[GameResult], int]:
-        """The league's results and the length of its rating history, read at once."""
-        key = league_key(league, "results")
+    def read_standing(self, league: str) -> tuple[PairwiseStats, int, int]:
+        """The ladder's pooled statistics and the lengths of the results and the rating
+        history, read at once: what a result costs does not grow with the league."""
         pipe = self.redis.pipeline(transaction=True)
-        pipe.lrange(key, 0, -1)
+        pipe.get(league_key(league, "pairstats"))
+        pipe.llen(league_key(league, "results"))
         pipe.llen(league_key(league, "history"))
-        raw, history = pipe.execute()
-        return read_results(key, raw), int(history)
+        raw, results, history = pipe.execute()
+        if raw is None:  # stored before the statistics were kept: built once
+            return pair_stats(self.redis, league), int(results), int(history)
+        return read_pair_stats(league_key(league, "pairstats"), raw), int(results), \
+            int(history)
 
     # -- void games --------------------------------------------------------------------------
     def void_unstarted(self, settings: LeagueSettings) -> int:

@@ -55,6 +55,11 @@ def outcomes(results: Iterable[Result]) -> list[GameOutcome]:
     return found
 
 
+def statistics(results: Iterable[Result]) -> PairwiseStats:
+    """The pooled statistics of `results` (a league stored before they were kept)."""
+    return pooled(outcomes(results))
+
+
 def ladder(results: Iterable[Result], provisional_games: int = 0) -> list[LadderRow]:
     """The ladder, best first, fitted from `results` (see `ladder_from_stats`)."""
     return ladder_from_stats(pooled(outcomes(results)), provisional_games)

@@ -7,11 +7,12 @@ Redis transaction; the records and their keys are `service.league_records`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
 from typing import Any
 
 from hosting.manifest import BotManifest, ConfigError
-from league.ladder import Result, ladder
+from league.ladder import ladder_from_stats, outcomes, statistics
+from ratings.pooled import PairwiseStats
 from service.league_records import (
     BOT_KEYS_KEY,
     LEAGUES_KEY,
@@ -26,21 +27,34 @@ from service.league_records import (
     check_name,
     hash_field,
     league_key,
+    read_pair_stats,
     seats_key,
     text,
 )
 from service.leagues import key_hash, live_workers, new_bot_key, no_worker
 from service.store import now_ms
 
-__all__ = ["STATUSES", "LeagueError", "Leagues", "LeagueSettings", "history_entry"]
+__all__ = ["STATUSES", "LeagueError", "Leagues", "LeagueSettings", "history_entry",
+           "pair_stats"]
 
 
-def history_entry(settings: LeagueSettings, results: Sequence[Result], game_id: str,
+def history_entry(settings: LeagueSettings, stats: PairwiseStats, game_id: str,
                   voided: bool = False) -> HistoryEntry:
-    """The rating history's entry after `results` (the last one `game_id`'s, or after
-    `game_id` was voided): the whole ladder, best first."""
-    rows = ladder(results, settings.provisional_games)
+    """The rating history's entry after the results pooled in `stats` (the last one
+    `game_id`'s, or after `game_id` was voided): the whole ladder, best first."""
+    rows = ladder_from_stats(stats, settings.provisional_games)
     return HistoryEntry(game_id, now_ms(), tuple(row.rounded() for row in rows), voided)
+
+
+def pair_stats(redis: Any, league: str) -> PairwiseStats:
+    """The league's pooled statistics; for a league stored before they were kept, built
+    once from its results (written with the next result or void)."""
+    key = league_key(league, "pairstats")
+    raw = redis.get(key)
+    if raw is not None:
+        return read_pair_stats(key, raw)
+    results = league_key(league, "results")
+    return statistics(read_results(results, redis.lrange(results, 0, -1)))
 
 
 class Leagues:
@@ -163,18 +177,24 @@ class Leagues:
             found = [i for i, row in enumerate(rows) if row.game_id == game_id]
             if not found:
                 raise LeagueError(f"league {league!r} has no result for game {game_id!r}")
+            stats = pair_stats(pipe, league)
+            for outcome in outcomes([rows[found[0]]]):  # counted until now: no more
+                stats.remove(outcome)
             rows[found[0]].void = reason or "voided by the operator"
-            entry = history_entry(settings, rows, game_id, voided=True)
+            entry = history_entry(settings, stats, game_id, voided=True)
             pipe.multi()
             pipe.lset(key, found[0], rows[found[0]].dumps())
             pipe.rpush(league_key(league, "history"), entry.dumps())
+            pipe.set(stats_key, json.dumps(stats.to_json()))
 
-        self.redis.transaction(mark, key)
+        stats_key = league_key(league, "pairstats")
+        self.redis.transaction(mark, key, stats_key)
 
     def snapshot(self, settings: LeagueSettings, game_id: str, voided: bool = False) -> None:
         """Append the ladder as it stands to the league's rating history: after the result
         of `game_id`, or after it was voided."""
-        entry = history_entry(settings, self.game_results(settings.name), game_id, voided)
+        entry = history_entry(settings, pair_stats(self.redis, settings.name), game_id,
+                              voided)
         self.redis.rpush(league_key(settings.name, "history"), entry.dumps())
 
     def no_worker(self, league: str) -> list[str]:

@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import games
+from ratings.pooled import PairwiseStats
 
 #: Every league's name.
 LEAGUES_KEY = "curia:leagues"
@@ -540,3 +541,12 @@ class WorkerBeat:
         slots = fields.hash_int("slots", 0)
         free = fields.hash_int("free", 0)
         return cls(name, slots, max(0, min(free, slots)), fields.hash_int("ms", 0))
+
+
+def read_pair_stats(where: str, raw: bytes | str) -> PairwiseStats:
+    """The ladder's pooled statistics (`…:pairstats`, `PairwiseStats` as JSON): what the
+    ladder is fitted from, updated with every result in the script that records it."""
+    try:
+        return PairwiseStats.from_json(json.loads(raw))
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise RecordError(where, "*", f"not the ladder's statistics: {error}") from None
