@@ -53,9 +53,9 @@ from client.unary import CuriaClient, resign
 from curia_api.v1 import game_service_pb2 as pb
 from hosting.worker import GROUP, queue_league_job
 from league.ladder import outcomes
-from league.matchmaking import Candidate, candidate, next_table
+from league.matchmaking import Candidate, Knowledge, candidate, next_table
 from league.registry import Leagues, LeagueSettings, history_entry, pair_stats
-from ratings.pooled import PairwiseStats
+from ratings.pooled import PairwiseStats, fit_pooled
 from service.keeper import NOBODY_STARTED
 from service.league_records import (
     GameResult,
@@ -63,7 +63,6 @@ from service.league_records import (
     LadderRow,
     LastTable,
     LiveTable,
-    hash_field,
     jobs_key,
     league_key,
     read_pair_stats,
@@ -413,12 +412,26 @@ class LeagueAgent:
         started = 0
         room = self.room(settings)
         candidates = self.candidates(settings) if room else []
-        while started < room and (table := next_table(candidates, settings.seats,
-                                                      self.rng)) is not None:
+        knowledge = self.knowledge(settings.name) if candidates else None
+        while started < room and (table := next_table(candidates, settings.seats, self.rng,
+                                                      knowledge)) is not None:
             self.start(settings, table)
             started += 1
             candidates = self.candidates(settings)
+            knowledge = knowledge.after(table) if knowledge else None
         return started
+
+    def knowledge(self, league: str) -> Knowledge:
+        """What the matchmaking weighs tables by: the ladder fitted from the pooled
+        statistics (ratings and their covariance) and the pairs' counts."""
+        stats = pair_stats(self.redis, league)
+        if not stats.games:
+            return Knowledge({}, stats.counts)
+        fit = fit_pooled(stats)
+        return Knowledge({bot: rating.elo for bot, rating in fit.ratings.items()},
+                         stats.counts, {(a, b): fit.covariance[i][j]
+                                        for i, a in enumerate(fit.names)
+                                        for j, b in enumerate(fit.names)})
 
     def room(self, settings: LeagueSettings) -> int:
         """Games the league may still start (`max_games`; a large number if no end)."""
@@ -443,7 +456,6 @@ class LeagueAgent:
             return []
         capacity = {text(bot): int(n) for bot, n in
                     self.redis.hgetall(league_key(name, "capacity")).items()}
-        last = self.last_tables(name)
         rows = self.standings(name)
         pipe = self.redis.pipeline(transaction=False)
         for bot in online:
@@ -455,7 +467,7 @@ class LeagueAgent:
                 continue
             if playing[bot] >= capacity.get(bot, settings.concurrency):
                 continue
-            found.append(candidate(bot, rows.get(bot), last.get(bot, frozenset())))
+            found.append(candidate(bot, rows.get(bot)))
         seatable = [c for c in found if c.bot in hosted]
         if len(seatable) > free:  # more hosted bots than free slots: those with fewest games
             self.rng.shuffle(seatable)
@@ -469,12 +481,6 @@ class LeagueAgent:
         key = league_key(league, "history")
         last = self.redis.lindex(key, -1)
         return HistoryEntry.from_json(f"{key}[-1]", last).by_bot() if last else {}
-
-    def last_tables(self, league: str) -> dict[str, frozenset[str]]:
-        """Each bot's last table (the bots of its last game)."""
-        key = league_key(league, "last_table")
-        return {text(bot): LastTable.from_json(hash_field(key, text(bot)), raw).bots
-                for bot, raw in self.redis.hgetall(key).items()}
 
     def start(self, settings: LeagueSettings, table: tuple[str, ...]) -> str:
         name = settings.name

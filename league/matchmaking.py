@@ -74,7 +74,7 @@ class Knowledge:
         return Knowledge(self.elo, pairs, covariance)
 
 
-def candidate(bot: str, row: LadderRow | None, *_: object) -> Candidate:
+def candidate(bot: str, row: LadderRow | None) -> Candidate:
     """A free bot as its ladder row (the rating history's last entry) rates it; a bot
     not on the ladder yet is weighed as a newcomer."""
     if row is None:

@@ -301,7 +301,8 @@ def test_a_game_a_rollback_un_ended_is_void_never_a_forfeit(
     saved = {key: world.redis.dump(key) for key in [
         *store_keys(game_id), *(seats_key(league.name, bot) for bot in seating),
         *(league_key(league.name, part)
-          for part in ("live", "rated", "results", "history", "ended", "last_table"))]}
+          for part in ("live", "rated", "results", "history", "ended", "last_table",
+                       "pairstats"))]}
     with CuriaClient(world.target) as client:
         for token in tokens:  # both resign: the server plays the game out
             client.resign(game_id, token)
