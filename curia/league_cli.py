@@ -44,7 +44,7 @@ from curia.stopping import arm_stop_backstop
 from hosting.sandbox import unavailable_reason
 from hosting.worker import Worker
 from league.agent import start_agent
-from league.ladder import ladder, ladder_json, ladder_text
+from league.ladder import cross_check, ladder, ladder_json, ladder_text
 from league.registry import LeagueError, Leagues, LeagueSettings
 from service.access import AccessPolicy
 from service.redis_server import EmbeddedRedis
@@ -99,6 +99,9 @@ def add_league(subparsers: Any) -> None:
     show = _action(actions, "ladder", "print a league's ladder", _run_ladder)
     show.add_argument("league")
     show.add_argument("--json", action="store_true", help="as JSON")
+    show.add_argument("--cross-check", action="store_true",
+                      help="the Plackett-Luce fit of the same results (same Elo scale), "
+                           "not the headline pairwise fit")
     results = _action(actions, "results", "export a league's results", _run_results)
     results.add_argument("league")
     results.add_argument("--json", action="store_true", help="JSON lines (default: CSV)")
@@ -268,7 +271,9 @@ def _run_void(args: argparse.Namespace, leagues: Leagues) -> int:
 
 def _run_ladder(args: argparse.Namespace, leagues: Leagues) -> int:
     settings = leagues.settings(args.league)
-    rows = ladder(leagues.results(args.league), settings.provisional_games)
+    results = leagues.results(args.league)
+    rows = cross_check(results) if args.cross_check else \
+        ladder(results, settings.provisional_games)
     print(json.dumps(ladder_json(rows), indent=1) if args.json else ladder_text(rows))
     return 0
 

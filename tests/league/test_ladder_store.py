@@ -4,14 +4,19 @@ never reads the list of results (its cost does not grow with the league)."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 
 from curia_api.v1 import game_service_pb2 as pb
 from league.agent import LeagueAgent
-from league.ladder import ladder, statistics
+from league.ladder import cross_check, ladder, statistics
 from league.registry import pair_stats
 from service.league_records import HistoryEntry, LiveTable, league_key
 from tests.leagues import World, new_league
+from tests.timing import patient
 
 BOTS = ("ann", "bob", "cid", "dee", "eve")
 
@@ -82,3 +87,22 @@ def test_a_league_stored_before_the_statistics_gets_them_once(world: World,
     results = world.leagues.game_results(league.name)
     assert pair_stats(world.redis, league.name) == statistics(results)
     assert statistics(results).games == 12
+
+
+def test_the_ladder_command_prints_the_pairwise_fit_and_its_cross_check(
+        world: World, agent: LeagueAgent) -> None:
+    league = new_league(world, seats=3)
+    record_games(agent, world, league.name, 40, seed=7)
+    results = world.leagues.game_results(league.name)
+    env = {**os.environ, "CURIA_REDIS_URL": world.redis_url}
+
+    def printed(*flags: str) -> list[tuple[str, float]]:
+        done = subprocess.run([sys.executable, "-m", "curia", "league", "ladder", league.name,
+                               "--json", *flags], env=env, capture_output=True, text=True,
+                              timeout=patient(60), check=True)
+        return [(row["bot"], round(row["elo"])) for row in json.loads(done.stdout)]
+
+    assert printed() == [(row.bot, round(row.elo)) for row in ladder(results)]
+    assert printed("--cross-check") == [(row.bot, round(row.elo))
+                                        for row in cross_check(results)]
+    assert printed() != printed("--cross-check")
