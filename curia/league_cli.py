@@ -80,6 +80,8 @@ def add_league(subparsers: Any) -> None:
                               "machine; curia league worker processes play its seats")
     for verb, help_text, runner in (
             ("new-key", "revoke a bot's key and print a new one", _run_new_key),
+            ("new-version", "start a bot's next version: a new ladder entry, the old one "
+             "kept with its history", _run_new_version),
             ("revoke", "revoke a bot's key", _run_revoke),
             ("ban", "ban a bot: no games, no connection (its results stay)", _run_ban),
             ("unban", "lift a ban", _run_unban)):
@@ -218,6 +220,13 @@ def _run_add_bot(args: argparse.Namespace, leagues: Leagues) -> int:
             return 2
     key = leagues.add_bot(args.league, args.bot, args.owner, args.manifest)
     _print_key(args.league, args.bot, key)
+    return 0
+
+
+def _run_new_version(args: argparse.Namespace, leagues: Leagues) -> int:
+    entry = leagues.new_version(args.league, args.bot)
+    print(f"{args.bot}: its next games count for the ladder entry {entry} "
+          f"(the earlier entries keep their ratings and history)")
     return 0
 
 

@@ -63,6 +63,7 @@ from service.league_records import (
     LadderRow,
     LastTable,
     LiveTable,
+    base_name,
     jobs_key,
     league_key,
     read_pair_stats,
@@ -302,12 +303,13 @@ class LeagueAgent:
 
     def record(self, settings: LeagueSettings, game_id: str,
                table: LiveTable | Mapping[str, Any], view: pb.View) -> int:
-        row = game_result(settings, game_id, as_table(game_id, table), view)
+        live = as_table(game_id, table)
+        row = game_result(settings, game_id, live, view)
         name = settings.name
         keys = [league_key(name, "rated"), league_key(name, "results"),
                 league_key(name, "live"), league_key(name, "ended"),
                 league_key(name, "history"), league_key(name, "pairstats"),
-                *(seats_key(name, bot) for bot in row.seating)]
+                *(seats_key(name, bot) for bot in live.seating)]
         for _ in range(RECORD_ATTEMPTS):
             stats, results, history = self.read_standing(name)
             for outcome in outcomes([row]):  # a rated, non-void result
@@ -467,14 +469,14 @@ class LeagueAgent:
                 continue
             if playing[bot] >= capacity.get(bot, settings.concurrency):
                 continue
-            found.append(candidate(bot, rows.get(bot)))
+            found.append(candidate(bot, rows.get(accounts[bot].rated_as(bot))))
         seatable = [c for c in found if c.bot in hosted]
         if len(seatable) > free:  # more hosted bots than free slots: those with fewest games
             self.rng.shuffle(seatable)
             seatable.sort(key=lambda c: c.games)
             dropped = {c.bot for c in seatable[free:]}
             found = [c for c in found if c.bot not in dropped]
-        return found
+        return [replace(c, bot=accounts[c.bot].rated_as(c.bot)) for c in found]
 
     def standings(self, league: str) -> dict[str, LadderRow]:
         """The ladder after the last result (the rating history's last entry), by bot."""
@@ -482,8 +484,11 @@ class LeagueAgent:
         last = self.redis.lindex(key, -1)
         return HistoryEntry.from_json(f"{key}[-1]", last).by_bot() if last else {}
 
-    def start(self, settings: LeagueSettings, table: tuple[str, ...]) -> str:
+    def start(self, settings: LeagueSettings, entries: tuple[str, ...]) -> str:
+        """Start a game of the ladder `entries` (bots, or `NAME@N` for a bot's N-th
+        version): its bots' seats and live table, hosted seats queued; its id."""
         name = settings.name
+        table = tuple(base_name(entry) for entry in entries)
         accounts = self.leagues.entries(name)
         hosted = {seat: accounts[bot].manifest for seat, bot in enumerate(table)
                   if bot in accounts and accounts[bot].hosted}
@@ -493,7 +498,8 @@ class LeagueAgent:
             wait_for_players=bool(hosted))  # no clock until a worker's bot is there
         live = LiveTable(list(table), now_ms(), settings.rated, settings.game,
                          settings.variant, settings.options, settings.decision_ms,
-                         settings.bank_ms, wait=bool(hosted))
+                         settings.bank_ms, wait=bool(hosted),
+                         rated_as=list(entries) if entries != table else None)
         tokens = {credential.seat: credential.token for credential in created.seats}
         pipe = self.redis.pipeline(transaction=True)
         for seat, bot in enumerate(table):
@@ -527,7 +533,8 @@ def game_result(settings: LeagueSettings, game_id: str, table: LiveTable,
     the game ended without a ranking or before its start: kept, never rated)."""
     result = view.result
     row = GameResult(
-        game_id, list(table.seating), [list(group.seats) for group in result.ranking],
+        game_id, list(table.rated_as or table.seating),
+        [list(group.seats) for group in result.ranking],
         ended_ms=now_ms(),
         forfeits=sorted(score.seat for score in result.scores if score.forfeited),
         reason=result.reason,

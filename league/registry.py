@@ -145,6 +145,26 @@ class Leagues:
         pipe.execute()
         return key
 
+    def new_version(self, league: str, bot: str) -> str:
+        """Start the bot's next version: its next games count for a new ladder entry
+        (`NAME@N`), with its own rating and history; the entries of its earlier versions
+        keep theirs and get no new game. Its key, account and games in play stay. The new
+        entry's name."""
+        key = league_key(league, "bots")
+
+        def bump(pipe: Any) -> None:
+            raw = pipe.hget(key, bot)
+            if raw is None:
+                raise LeagueError(f"league {league!r} has no bot {bot!r}")
+            entry = BotEntry.from_json(hash_field(key, bot), raw)
+            entry.version, entry.version_ms = entry.version + 1, now_ms()
+            pipe.multi()
+            pipe.hset(key, bot, entry.dumps())
+
+        self.settings(league)
+        self.redis.transaction(bump, key)
+        return self.entry(league, bot).rated_as(bot)
+
     def revoke(self, league: str, bot: str) -> None:
         """The bot's key stops working (a new one: `new_key`)."""
         entry = self.entry(league, bot)

@@ -312,7 +312,7 @@ class BotAccount:
 
 #: The fields of a bot's entry a page may show (never its key's hash, nor where a hosted
 #: bot's manifest is on the workers).
-PUBLIC_ENTRY_FIELDS = ("status", "owner", "added_ms")
+PUBLIC_ENTRY_FIELDS = ("status", "owner", "added_ms", "version", "version_ms")
 
 
 @dataclass
@@ -325,10 +325,18 @@ class BotEntry:
     added_ms: int = 0
     owner: str = ""
     manifest: str = ""
+    version: int = 1
+    """Its current version (`curia league new-version`): each its own ladder entry."""
+    version_ms: int = 0
+    """When its current version began (0: the first, when it was added)."""
 
     @property
     def hosted(self) -> bool:
         return bool(self.manifest)
+
+    def rated_as(self, bot: str) -> str:
+        """The ladder entry its new games count for (`rated_name`)."""
+        return rated_name(bot, self.version)
 
     def public(self) -> dict[str, Any]:
         """What a page may show (an allow-list: a field added later stays private until
@@ -337,7 +345,10 @@ class BotEntry:
         return {**shown, "hosted": self.hosted}
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        stored = asdict(self)
+        if self.version == 1:  # a bot never versioned is stored as before versions
+            del stored["version"], stored["version_ms"]
+        return stored
 
     def dumps(self) -> str:
         return json.dumps(self.to_json())
@@ -347,7 +358,29 @@ class BotEntry:
         fields = json_object(where, raw)
         return cls(status=fields.string("status", "active"), key=fields.string("key", ""),
                    added_ms=fields.integer("added_ms", 0), owner=fields.string("owner", ""),
-                   manifest=fields.string("manifest", ""))
+                   manifest=fields.string("manifest", ""),
+                   version=fields.integer("version", 1),
+                   version_ms=fields.integer("version_ms", 0))
+
+
+def rated_name(bot: str, version: int) -> str:
+    """A bot's ladder entry for one of its versions: its name for the first, `NAME@N` for
+    the N-th ('@' is in no bot's name)."""
+    return bot if version <= 1 else f"{bot}@{version}"
+
+
+def base_name(rated: str) -> str:
+    """The bot a ladder entry is a version of."""
+    return rated.partition("@")[0]
+
+
+def version_of(rated: str) -> int:
+    _, _, number = rated.partition("@")
+    return int(number) if number.isdigit() else 1
+
+
+#: A ladder entry's name: a bot's, with `@N` for its N-th version (N >= 2).
+RATED_PATTERN = re.compile(NAME_PATTERN.pattern + r"(@[1-9][0-9]{0,5})?")
 
 
 @dataclass(frozen=True)
@@ -471,9 +504,13 @@ class LiveTable:
     wait: bool = False
     jobs: dict[str, str] | None = None
     void: str = ""
+    rated_as: list[str] | None = None
+    """The ladder entries the seats count for, when a bot plays as a later version."""
 
     def to_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {"seating": list(self.seating)}
+        if self.rated_as is not None:
+            found["rated_as"] = list(self.rated_as)
         for name in ("created_ms", "rated", "game", "variant", "options", "decision_ms",
                      "bank_ms"):
             if getattr(self, name) is not None:
@@ -499,7 +536,8 @@ class LiveTable:
                    options=fields.mapping("options", None),
                    decision_ms=fields.integer("decision_ms", None),
                    bank_ms=fields.integer("bank_ms", None), wait=fields.flag("wait", False),
-                   jobs=fields.mapping("jobs", None), void=fields.string("void", ""))
+                   jobs=fields.mapping("jobs", None), void=fields.string("void", ""),
+                   rated_as=fields.names("rated_as", None))
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from service.league_records import (
     BOT_KEYS_KEY,
     LEAGUES_KEY,
     NAME_PATTERN,
+    RATED_PATTERN,
     WORKERS_KEY,
     BotAccount,
     BotEntry,
@@ -38,11 +39,14 @@ from service.league_records import (
     LeagueSettings,
     LiveTable,
     WorkerBeat,
+    base_name,
     check_name,
     hash_field,
     league_key,
+    rated_name,
     seats_key,
     text,
+    version_of,
     worker_key,
 )
 from service.store import now_ms, token_hash
@@ -260,10 +264,15 @@ class LeagueReader:
     async def bot(self, name: str, bot: str) -> dict[str, Any] | None:
         """A bot's page's data: the league's (as `league`) and the bot's account, client,
         rating now and over time, its last games (newest first) and live ones."""
-        if not NAME_PATTERN.fullmatch(bot):
+        if not RATED_PATTERN.fullmatch(bot):
             return None
         data = await self.league(name)
-        if data is None or bot not in data["bots"]:
+        base = base_name(bot)
+        if data is None or base not in data["bots"]:
+            return None
+        account = data["bots"][base]
+        current = rated_name(base, account.get("version", 1))
+        if version_of(bot) > account.get("version", 1):
             return None
         index = await self.index(name)
         positions = list(index.games.get(bot, ()))[-RECENT_GAMES:]
@@ -271,21 +280,23 @@ class LeagueReader:
         pipe = self.redis.pipeline(transaction=False)
         for position in positions:
             pipe.lindex(results, position)
-        pipe.hget(league_key(name, "clients"), bot)
+        pipe.hget(league_key(name, "clients"), base)
         *rows, client = await pipe.execute()
         games = [read_result(results, position, raw).to_json()
                  for position, raw in zip(positions, rows, strict=True) if raw is not None]
         ladder = (data["ladder"] or {}).get("ladder", [])
         ranks = [rank for rank, row in enumerate(ladder, 1) if row.get("bot") == bot]
         data["bot"] = {
-            "name": bot, "account": data["bots"][bot],
+            "name": bot, "account": account, "base": base, "current": current,
+            "versions": [rated_name(base, n) for n in range(1, account.get("version", 1) + 1)],
             "client": text(client) if client is not None else "",
-            "online": bot in data["online"],
+            "online": base in data["online"],
             "rank": ranks[0] if ranks else None,
             "rating": ladder[ranks[0] - 1] if ranks else None,
             "series": [list(point) for point in index.series.get(bot, ())],
             "recent": [row for row in games[::-1] if bot in row.get("seating", ())],
-            "live": [table for table in data["live"] if bot in table["seating"]]}
+            "live": [table for table in data["live"] if bot == current
+                     and base in table["seating"]]}
         return data
 
     async def results(self, name: str) -> list[dict[str, Any]] | None:

@@ -321,10 +321,24 @@ def profile_html(data: Mapping[str, Any]) -> str:
              ("client", esc(bot["client"]) if bot["client"] else "—"),
              ("owner", esc(account.get("owner", "")) or "—"),
              ("status", esc(account.get("status", ""))),
-             ("registered", esc(when(account.get("added_ms"))) or "—")]
+             ("registered", esc(when(account.get("added_ms"))) or "—"),
+             ("version", versions_html(data))]
     rows = "".join(f'<tr><th class="name">{name}</th><td class="name">{value}</td></tr>'
                    for name, value in facts)
     return f"<table>{rows}</table>"
+
+
+def versions_html(data: Mapping[str, Any]) -> str:
+    """Which version of its bot this ladder entry is, with links to the others: a
+    version the bot has moved on from gets no new game, and keeps its rating."""
+    bot, league = data["bot"], data["name"]
+    versions = bot.get("versions") or [bot["name"]]
+    number = versions.index(bot["name"]) + 1 if bot["name"] in versions else 1
+    others = ", ".join(link(bot_url(league, entry), esc(entry)) for entry in versions
+                       if entry != bot["name"])
+    state = "current" if bot["name"] == bot.get("current", bot["name"]) else \
+        "retired: no new games"
+    return f"{number} of {len(versions)} ({state})" + (f"; also {others}" if others else "")
 
 
 def rating_html(data: Mapping[str, Any]) -> str:

@@ -72,7 +72,8 @@ def test_a_bot_entry_and_its_key_index_round_trip() -> None:
     entry = BotEntry.from_json("bots[a]", json.dumps(STORED_ENTRY))
     assert same_json(STORED_ENTRY, entry.to_json()) and json.loads(entry.dumps()) == STORED_ENTRY
     assert entry.public() == {"status": "active", "owner": "alice",
-                              "added_ms": 1_700_000_000_000, "hosted": False}
+                              "added_ms": 1_700_000_000_000, "version": 1, "version_ms": 0,
+                              "hosted": False}
     account = BotAccount("L", "a")
     assert BotAccount.from_redis("hash", account.to_redis().encode()) == account
 
