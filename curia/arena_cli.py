@@ -497,7 +497,7 @@ def write_report(outcomes: list[GameOutcome], folder: Path, meta: dict[str, Any]
                       complete=complete)
     print(f"\nwritten to {folder}: leaderboard.txt, tournament.json, games.csv, ratings.csv, "
           f"ratings.png, results.jsonl, games/ (records), logs/ (bot output), index.html "
-          f"and replays/ (the site: open {site.as_uri()}); see docs/arena.md", file=out)
+          f"and replays/ (the site: open {site.resolve().as_uri()}); see docs/arena.md", file=out)
 
 
 def sprt_text(outcomes: list[GameOutcome], spec: dict[str, Any]) -> str:

@@ -94,6 +94,13 @@ def test_resume_says_how_far_it_is_and_a_complete_run_plays_nothing(tmp_path: Pa
     assert "complete: nothing to play (2 games in results.jsonl)" in third.stdout
     assert "building" not in third.stdout and "service:" not in third.stdout
     assert "leaderboard" in third.stdout  # the report is shown again
+
+    report = subprocess.run([sys.executable, "-m", "curia", "arena", "report",
+                             "out"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=120)  # the README's form: a folder relative to here
+    assert report.returncode == 0, report.stderr[-3000:]
+    assert "leaderboard" in report.stdout and (out / "index.html").resolve().as_uri() \
+        in report.stdout
     assert not (out / "redis").exists(), "a complete tournament's Redis data is removed"
     assert "removed the embedded Redis data" in third.stdout
 
