@@ -197,6 +197,9 @@ class Leagues:
             found = [i for i, row in enumerate(rows) if row.game_id == game_id]
             if not found:
                 raise LeagueError(f"league {league!r} has no result for game {game_id!r}")
+            if rows[found[0]].void:
+                raise LeagueError(f"game {game_id!r} of league {league!r} is void already "
+                                  f"({rows[found[0]].void}): nothing changed")
             stats = pair_stats(pipe, league)
             for outcome in outcomes([rows[found[0]]]):  # counted until now: no more
                 stats.remove(outcome)

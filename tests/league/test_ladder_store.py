@@ -10,11 +10,13 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from curia_api.v1 import game_service_pb2 as pb
 from league.agent import LeagueAgent
 from league.ladder import cross_check, ladder, statistics
 from league.registry import pair_stats
-from service.league_records import HistoryEntry, LiveTable, league_key
+from service.league_records import HistoryEntry, LeagueError, LiveTable, league_key
 from tests.leagues import World, new_league
 from tests.timing import patient
 
@@ -71,7 +73,9 @@ def test_a_void_takes_its_result_out_of_the_statistics(world: World,
     record_games(agent, world, league.name, 12, seed=4)
     voided = world.leagues.game_results(league.name)[3].game_id
     world.leagues.void(league.name, voided, "test")
-    world.leagues.void(league.name, voided, "again")  # counted out once only
+    with pytest.raises(LeagueError, match="void already \\(test\\)"):
+        world.leagues.void(league.name, voided, "again")  # refused, the reason kept
+    assert world.leagues.game_results(league.name)[3].void == "test"
     results = world.leagues.game_results(league.name)
     assert pair_stats(world.redis, league.name) == statistics(results)
     assert statistics(results).games == 11
