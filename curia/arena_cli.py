@@ -162,6 +162,7 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
     if args.fresh and output.exists():
         shutil.rmtree(output)
     first_run = not output.exists()  # a refused first run leaves nothing behind
+    created = created_folders(output)
     output.mkdir(parents=True, exist_ok=True)
     print(f"tournament {config.name}: {config.game} {config.variant}, {config.seats} seats, "
           f"{config.format}, seed {config.seed}, bots "
@@ -171,17 +172,19 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
     tournament = Tournament(config, "", output,  # the server is known once started
                             on_result=site.update, deal_key=deal_key_path(args))
     status = tournament.progress()
-    site.meta["sandbox"] = tournament.sandbox_plan().summary()  # "required": refused here
-    print(site.meta["sandbox"], file=out)
-    print(deal_key_line(tournament), file=out)
+    plan = tournament.sandbox_plan()  # "required" without a sandbox: refused here
+    site.meta["sandbox"] = plan.summary()  # the report's line, once the bots have run
     print(status.line(), file=out, flush=True)
     if status.left:
         try:
             tournament.launcher().prepare(out)
         except ConfigError:
             if first_run:
-                shutil.rmtree(output, ignore_errors=True)
+                for folder in created:  # the run folder and any folder made for it
+                    shutil.rmtree(folder, ignore_errors=True)
             raise
+        print(plan.summary(ahead=True), file=out)
+        print(deal_key_line(tournament), file=out, flush=True)
         with own_operator(args.server, output) as admin_token, \
                 service_and_store(args.server, args.redis_url, 0, str(output / REDIS_FOLDER),
                                   out, admin_token=admin_token) as (server, redis_url), \
@@ -203,6 +206,15 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
         write_report(outcomes, output, site.meta, out, complete=left == 0,
                      total=tournament.total_games())
     return 0
+
+
+def created_folders(folder: Path) -> list[Path]:
+    """The folders `mkdir(parents=True)` of `folder` would create, outermost first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing[::-1]
 
 
 @contextlib.contextmanager

@@ -361,11 +361,12 @@ class SandboxPlan:
         """The layout bot `name` runs in, or None: unsandboxed."""
         return None if name in self.unsandboxed else self.layout
 
-    def summary(self) -> str:
-        """One line for the report: every bot sandboxed, or which were not and why; how
-        the builds ran."""
+    def summary(self, ahead: bool = False) -> str:
+        """One line for the report (`ahead`: before the games): every bot sandboxed, or
+        which were not and why; how the builds ran."""
         if not self.unsandboxed:
-            return f"sandbox: every bot ran in its sandbox (bubblewrap); {self.builds()}"
+            runs = "runs" if ahead else "ran"
+            return f"sandbox: every bot {runs} in its sandbox (bubblewrap); {self.builds()}"
         reasons: dict[str, list[str]] = {}
         for name, why in sorted(self.unsandboxed.items()):
             reasons.setdefault(why, []).append(name)

@@ -21,10 +21,11 @@ def arena_run(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=300)
 
 
-def tournament(folder: Path, manifests: list[Path], head: str = "seats = 3") -> Path:
+def tournament(folder: Path, manifests: list[Path], head: str = "seats = 3",
+               output: str = "out") -> Path:
     body = "".join(f'[[bots]]\nmanifest = "{path}"\n' for path in manifests)
     path = folder / "t.toml"
-    path.write_text(f'[tournament]\nname = "t"\ngame = "municipium"\noutput = "out"\n'
+    path.write_text(f'[tournament]\nname = "t"\ngame = "municipium"\noutput = "{output}"\n'
                     f'{head}\n[time]\ndecision_ms = 10000\n{body}')
     return path
 
@@ -50,13 +51,14 @@ def test_the_preflight_refuses_a_bot_it_cannot_run(tmp_path: Path, lines: str,
                                                    problem: str) -> None:
     manifests = [BOTS / "random_bot" / "bot.toml", BOTS / "python_stdio" / "bot.toml",
                  bot(tmp_path, "broken", lines)]
-    done = arena_run(tournament(tmp_path, manifests))
+    done = arena_run(tournament(tmp_path, manifests, output="runs/t"))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "curia arena: " in done.stderr and problem in done.stderr, done.stderr
     assert "'broken'" in done.stderr or "building broken" in done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     assert "service:" not in done.stdout, "no service, so no bot, was started"
-    assert not (tmp_path / "out").exists(), "a refused first run leaves nothing behind"
+    assert not (tmp_path / "runs").exists(), "a refused first run leaves nothing behind"
+    assert "every bot" not in done.stdout and "deal key" not in done.stdout, done.stdout
 
 
 def test_a_config_error_is_one_message_without_the_usage_block(tmp_path: Path) -> None:
