@@ -226,13 +226,24 @@ def live_html(data: Mapping[str, Any], tables: Sequence[Mapping[str, Any]] | Non
 
 def ranking_html(league: str, result: GameResult) -> str:
     """'1. a · 2. b, c' (tied bots share a place); forfeits marked."""
-    forfeits = set(result.forfeits)
     parts = []
     for place, group in enumerate(result.ranking, 1):
-        names = ", ".join(seat_html(league, result, seat)
-                          + (" (forfeit)" if seat in forfeits else "") for seat in group)
+        names = ", ".join(seat_html(league, result, seat) + forfeit_html(result, seat)
+                          for seat in group)
         parts.append(f"{place}. {names}")
     return " · ".join(parts) or "no ranking"
+
+
+def forfeit_text(result: GameResult, seat: int) -> str:
+    """' (forfeit: time)' after a seat that forfeited, with its reason when known."""
+    if seat not in result.forfeits:
+        return ""
+    reason = result.reasons.get(str(seat), "")
+    return f" (forfeit: {reason})" if reason else " (forfeit)"
+
+
+def forfeit_html(result: GameResult, seat: int) -> str:
+    return esc(forfeit_text(result, seat))
 
 
 def why_html(result: GameResult) -> str:
@@ -421,9 +432,7 @@ def bot_games_html(data: Mapping[str, Any]) -> str:
         seating = result.seating
         seat = seating.index(bot) if bot in seating else -1
         place = places(result).get(seat)
-        forfeited = seat in set(result.forfeits)
-        shown = (f"{place} of {len(seating)}" if place else "—") + (
-            " (forfeit)" if forfeited else "")
+        shown = (f"{place} of {len(seating)}" if place else "—") + forfeit_text(result, seat)
         game_id = result.game_id
         rows.append(f'<tr data-game="{esc(game_id)}">'
                     f'<td class="name">{link(game_url(game_id), game_id)}</td>'

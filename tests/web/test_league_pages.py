@@ -300,6 +300,10 @@ def test_free_text_void_and_unrated_results_render_safely() -> None:
     assert "a</a> (forfeit), seat 7" in league
     assert "No rated game yet." in league
     assert "2 of 2 (forfeit)" in pages[1]
+    timed_out = {**result, "reasons": {"0": "time"}}
+    page = league_pages.bot_page({**data, "recent": [timed_out],
+                                  "bot": {**data["bot"], "recent": [timed_out]}})
+    assert "2 of 2 (forfeit: time)" in page and "a</a> (forfeit: time)" in page
     chart = league_pages.rating_chart([[1, 0, 1500.0, 1200.0, 1800.0]], "a")
     assert chart.count("<circle") == 1 and "game 1" in chart
 
