@@ -67,7 +67,8 @@ class Knowledge:
                 pairs[a, b] = pairs.get((a, b), 0) + 1
         covariance = None
         if self.covariance is not None:
-            model = _Model(dict(self.elo), self.pairs, self.covariance)
+            elo = {**{bot: 1500.0 for bot in table}, **self.elo}  # a newcomer: no fit yet
+            model = _Model(elo, self.pairs, self.covariance)
             if model.from_fit:
                 model.add(table)
                 covariance = model.covariance_by_pair()

@@ -73,3 +73,13 @@ def test_the_fit_covariance_is_used_when_given() -> None:
         table = next_table(free, 2, random.Random(seed),
                            Knowledge(elo, {("a", "b"): 9}, covariance))
         assert "c" in table
+
+
+def test_a_table_with_a_newcomer_is_counted_too() -> None:
+    """Counting a started table that seats a bot the fit does not know yet."""
+    elo = {"a": 1500.0, "b": 1550.0}
+    covariance = {(x, y): (400.0 if x == y else -400.0) for x in "ab" for y in "ab"}
+    knowledge = Knowledge(elo, {("a", "b"): 3}, covariance).after(("a", "new"))
+    assert knowledge.pairs[("a", "new")] == 1 and knowledge.covariance is None
+    free = [Candidate(bot) for bot in ("a", "b", "new", "c")]
+    assert next_table(free, 2, random.Random(1), knowledge) is not None
