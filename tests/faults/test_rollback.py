@@ -20,6 +20,7 @@ import pytest
 import redis
 
 from client.unary import CuriaClient
+from curia.arena_cli import stop_processes
 from curia_api.v1 import game_service_pb2 as pb
 from service.redis_server import find_redis_server, free_port
 from tests.node_bots import node_bot_folder
@@ -124,32 +125,35 @@ def test_the_bots_play_on_through_a_rollback_of_the_store(
                                              credential.seat, credential.token, log), log))
         return created.game_id
 
-    kept = [start_game(i) for i in range(4)]
-    wait_until(lambda: all(client.view(g).version >= 15 for g in kept), 60)
-    store.snapshot()
-    at_snapshot = {g: client.view(g).version for g in kept}
-    lost_game = start_game(4)
-    wait_until(lambda: all(client.view(g).version >= at_snapshot[g] + 10 for g in kept)
-               and client.view(lost_game).version >= 3, 60)
-    ahead = {g: client.view(g).version for g in kept}
-    assert all(client.view(g).status == pb.GAME_STATUS_IN_PROGRESS for g in kept), \
-        "a game ended before the rollback: make the games longer"
-    store.roll_back(outage_s=1.0)
+    try:
+        kept = [start_game(i) for i in range(4)]
+        wait_until(lambda: all(client.view(g).version >= 15 for g in kept), 60)
+        store.snapshot()
+        at_snapshot = {g: client.view(g).version for g in kept}
+        lost_game = start_game(4)
+        wait_until(lambda: all(client.view(g).version >= at_snapshot[g] + 10 for g in kept)
+                   and client.view(lost_game).version >= 3, 60)
+        ahead = {g: client.view(g).version for g in kept}
+        assert all(client.view(g).status == pb.GAME_STATUS_IN_PROGRESS for g in kept), \
+            "a game ended before the rollback: make the games longer"
+        store.roll_back(outage_s=1.0)
 
-    deadline = time.monotonic() + patient(120)
-    for _, _, process, _ in bots:
-        process.wait(timeout=max(1.0, deadline - time.monotonic()))
-    client = CuriaClient(servers[1].address)
-    for game_id in kept:
-        record = client.record(game_id)  # finished
-        assert replay(record) == record.result
-        assert len(record.decisions) > ahead[game_id] - 10
-    for index, kind, process, log in bots:
-        text = log.read_text()
-        if index == 4:  # the game created after the snapshot: gone, and they say so
-            assert process.returncode != 0 and "no game" in text, (kind, text[-2000:])
-        else:
-            assert process.returncode == 0, (kind, text[-2000:])
-    followed = {kind for index, kind, _, log in bots
-                if index < 4 and "rolled back" in log.read_text()}
-    assert followed == set(all_kinds), (followed, all_kinds)
+        deadline = time.monotonic() + patient(120)
+        for _, _, process, _ in bots:
+            process.wait(timeout=max(1.0, deadline - time.monotonic()))
+        client = CuriaClient(servers[1].address)
+        for game_id in kept:
+            record = client.record(game_id)  # finished
+            assert replay(record) == record.result
+            assert len(record.decisions) > ahead[game_id] - 10
+        for index, kind, process, log in bots:
+            text = log.read_text()
+            if index == 4:  # the game created after the snapshot: gone, and they say so
+                assert process.returncode != 0 and "no game" in text, (kind, text[-2000:])
+            else:
+                assert process.returncode == 0, (kind, text[-2000:])
+        followed = {kind for index, kind, _, log in bots
+                    if index < 4 and "rolled back" in log.read_text()}
+        assert followed == set(all_kinds), (followed, all_kinds)
+    finally:  # a failed step leaves no bot running
+        stop_processes([process for _, _, process, _ in bots], grace=2)
