@@ -414,7 +414,8 @@ class LeagueAgent:
         started = 0
         room = self.room(settings)
         candidates = self.candidates(settings) if room else []
-        knowledge = self.knowledge(settings.name) if candidates else None
+        knowledge = self.knowledge(settings.name) \
+            if len(candidates) >= settings.seats else None  # a fit only when a table can start
         while started < room and (table := next_table(candidates, settings.seats, self.rng,
                                                       knowledge)) is not None:
             self.start(settings, table)
