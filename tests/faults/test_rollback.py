@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -59,13 +60,12 @@ class SnapshotRedis:
         redis.Redis.from_url(self.url).save()
         shutil.copy(self.folder / "dump.rdb", self.folder / "snapshot.rdb")
 
-    def roll_back(self, outage_s: float) -> None:
+    def crash(self) -> None:
+        """Kills the server and puts the snapshot back as its only data."""
         assert self.process is not None
         self.process.kill()
         self.process.wait()
         shutil.copy(self.folder / "snapshot.rdb", self.folder / "dump.rdb")
-        time.sleep(outage_s)  # the outage under test
-        self.start()
 
     def stop(self) -> None:
         if self.process is not None:
@@ -97,6 +97,30 @@ def launch(kind: str, server: str, game_id: str, seat: int, token: str,
                             stderr=log.open("wb"))
 
 
+def hold_at(client: CuriaClient, versions: dict[str, int],
+            bots_of: dict[str, list[subprocess.Popen[bytes]]]) -> None:
+    """Stops (SIGSTOP) the bots of each game as soon as it reaches its version, until
+    every game has: the games then stand still, whatever the machine's load, and none
+    ends early (a game lasts about 200 decisions)."""
+    waiting = dict(versions)
+
+    def every_game_held() -> bool:
+        for game_id, version in list(waiting.items()):
+            if client.view(game_id).version >= version:
+                for process in bots_of[game_id]:
+                    process.send_signal(signal.SIGSTOP)
+                del waiting[game_id]
+        return not waiting
+
+    wait_until(every_game_held, 60, interval=0.02, message="every game at its version")
+
+
+def resume(bots_of: dict[str, list[subprocess.Popen[bytes]]]) -> None:
+    for processes in bots_of.values():
+        for process in processes:
+            process.send_signal(signal.SIGCONT)
+
+
 def kinds() -> list[str]:
     """The bots in play: the Node bot too where Node and its packages are there."""
     found = ["random", "greedy", "stdio"]
@@ -111,6 +135,7 @@ def test_the_bots_play_on_through_a_rollback_of_the_store(
     servers = [service_process(store.url), service_process(store.url)]
     client = CuriaClient(servers[0].address)
     bots: list[tuple[int, str, subprocess.Popen[bytes], Path]] = []
+    bots_of: dict[str, list[subprocess.Popen[bytes]]] = {}
     kept: list[str] = []
     all_kinds = kinds()
 
@@ -121,22 +146,26 @@ def test_the_bots_play_on_through_a_rollback_of_the_store(
             kind = all_kinds[(index + credential.seat) % len(all_kinds)]
             server = servers[(index + credential.seat) % 2].address
             log = tmp_path / f"{index}-{credential.seat}-{kind}.log"
-            bots.append((index, kind, launch(kind, server, created.game_id,
-                                             credential.seat, credential.token, log), log))
+            process = launch(kind, server, created.game_id, credential.seat,
+                             credential.token, log)
+            bots.append((index, kind, process, log))
+            bots_of.setdefault(created.game_id, []).append(process)
         return created.game_id
 
     try:
         kept = [start_game(i) for i in range(4)]
-        wait_until(lambda: all(client.view(g).version >= 15 for g in kept), 60)
+        hold_at(client, {g: 15 for g in kept}, bots_of)
         store.snapshot()
         at_snapshot = {g: client.view(g).version for g in kept}
         lost_game = start_game(4)
-        wait_until(lambda: all(client.view(g).version >= at_snapshot[g] + 10 for g in kept)
-                   and client.view(lost_game).version >= 3, 60)
+        resume(bots_of)
+        hold_at(client, {**{g: at_snapshot[g] + 10 for g in kept}, lost_game: 3}, bots_of)
         ahead = {g: client.view(g).version for g in kept}
-        assert all(client.view(g).status == pb.GAME_STATUS_IN_PROGRESS for g in kept), \
-            "a game ended before the rollback: make the games longer"
-        store.roll_back(outage_s=1.0)
+        assert all(client.view(g).status == pb.GAME_STATUS_IN_PROGRESS for g in kept)
+        store.crash()
+        resume(bots_of)  # the bots live through the outage
+        time.sleep(1.0)  # the outage under test
+        store.start()
 
         deadline = time.monotonic() + patient(120)
         for _, _, process, _ in bots:
@@ -156,4 +185,5 @@ def test_the_bots_play_on_through_a_rollback_of_the_store(
                     if index < 4 and "rolled back" in log.read_text()}
         assert followed == set(all_kinds), (followed, all_kinds)
     finally:  # a failed step leaves no bot running
+        resume(bots_of)
         stop_processes([process for _, _, process, _ in bots], grace=2)
