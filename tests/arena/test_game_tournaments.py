@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from arena.deals import KEY_BYTES
 from arena.runner import ResultsFile
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,9 +52,12 @@ def test_a_short_tournament_between_two_languages(
     config.write_text(f'[tournament]\nname = "t"\ngame = "{game}"\nseats = 2\nseed = 4\n'
                       f'concurrency = 2\noutput = "{tmp_path / "out"}"\n'
                       f"[time]\ndecision_ms = 10000\n{bots}")
+    key = tmp_path / "deal.key"  # a fixed deal (the bots are deterministic): the same
+    key.write_text(bytes(range(KEY_BYTES)).hex())  # games, whatever the load
+    key.chmod(0o600)
     done = subprocess.run([sys.executable, "-m", "curia", "arena", "run", str(config),
-                           "--no-progress"], cwd=REPO, capture_output=True, text=True,
-                          timeout=300)
+                           "--no-progress", "--deal-key", str(key)], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"{game} standard, 2 seats" in done.stdout
     out = tmp_path / "out"

@@ -60,6 +60,12 @@ class SnapshotRedis:
         redis.Redis.from_url(self.url).save()
         shutil.copy(self.folder / "dump.rdb", self.folder / "snapshot.rdb")
 
+    def roll_back(self, outage_s: float) -> None:
+        """Crash, stay away `outage_s` seconds (the outage under test), start again."""
+        self.crash()
+        time.sleep(outage_s)
+        self.start()
+
     def crash(self) -> None:
         """Kills the server and puts the snapshot back as its only data."""
         assert self.process is not None
