@@ -159,6 +159,7 @@ class PlayStream:
         self._lock = threading.Lock()
         self._outbox: queue.Queue[pb.PlayRequest | None] = queue.Queue()
         self._pending: dict[Key, Pending] = {}
+        self._later_hello: pb.PlayHello | None = None  # change_concurrency's
         self._failure: PlayError | None = None
         self._call: Any = None
         self._heard = False  # the current stream brought a message
@@ -198,6 +199,16 @@ class PlayStream:
             self._register(request, None)
         except PlayError as over:
             log.debug("not sent, the stream is over (%s)", over)
+
+    def change_concurrency(self, concurrency: int) -> None:
+        """Tell the server how many games to give the bot at once from now on (a later
+        hello); 0: no new games (the games in progress go on). A reopened stream says so
+        again after its first hello."""
+        with self._lock:
+            self._later_hello = pb.PlayHello()
+            self._later_hello.CopyFrom(self.hello)
+            self._later_hello.concurrency = concurrency
+            self._outbox.put(pb.PlayRequest(hello=self._later_hello))
 
     def exchange(self, request: pb.PlayRequest) -> pb.PlayResponse:
         """Send a decision or a resignation and wait for its reply (ack or refusal)."""
@@ -286,6 +297,8 @@ class PlayStream:
         outbox: queue.Queue[pb.PlayRequest | None] = queue.Queue()
         outbox.put(pb.PlayRequest(hello=self.hello))
         with self._lock:
+            if self._later_hello is not None:  # a first hello's 0 is the league's default
+                outbox.put(pb.PlayRequest(hello=self._later_hello))
             for pending in self._pending.values():
                 outbox.put(pending.request)
             self._outbox = outbox
@@ -349,9 +362,31 @@ class PlayStream:
         self.over.set()
 
 
-class PlaySeat(PlayStream):
-    """The synchronous wrapper: one seat of one game, its decisions and resignation as
-    calls that return the ack or raise (`DecisionRefused`, `PlayError`)."""
+class SeatCalls:
+    """A seat's decisions and resignation as calls that return the ack or raise
+    (`DecisionRefused`, `PlayError`), on the stream `exchange` sends on."""
+
+    game_id: str
+
+    def exchange(self, request: pb.PlayRequest) -> pb.PlayResponse:
+        raise NotImplementedError
+
+    def submit(self, version: int, notation: str, request_id: str,
+               lineage: str = "") -> pb.PlayAck:
+        """Submit a decision taken on the view at `version` of `lineage`; its ack, or
+        DecisionRefused."""
+        return acknowledged(self.exchange(decision_request(
+            self.game_id, version, notation, request_id, lineage)))
+
+    def resign(self, reason: str) -> pb.PlayAck:
+        """Resign the seat; its ack, or DecisionRefused."""
+        return acknowledged(self.exchange(pb.PlayRequest(resign=pb.PlayResign(
+            game_id=self.game_id, reason=reason))))
+
+
+class PlaySeat(SeatCalls, PlayStream):
+    """The synchronous wrapper: one seat of one game on a stream of its own (its seat
+    token's)."""
 
     def __init__(self, target: str, game_id: str, token: str, deliver: Deliver, *,
                  client: str = "curia client.play", encoding: pb.ObservationEncoding = JSON_ONLY,
@@ -365,17 +400,18 @@ class PlaySeat(PlayStream):
         self.start()
         return self
 
-    def submit(self, version: int, notation: str, request_id: str,
-               lineage: str = "") -> pb.PlayAck:
-        """Submit a decision taken on the view at `version` of `lineage`; its ack, or
-        DecisionRefused."""
-        return acknowledged(self.exchange(decision_request(
-            self.game_id, version, notation, request_id, lineage)))
+    def exchange(self, request: pb.PlayRequest) -> pb.PlayResponse:
+        return PlayStream.exchange(self, request)
 
-    def resign(self, reason: str) -> pb.PlayAck:
-        """Resign the seat; its ack, or DecisionRefused."""
-        return acknowledged(self.exchange(pb.PlayRequest(resign=pb.PlayResign(
-            game_id=self.game_id, reason=reason))))
+
+class GameOnStream(SeatCalls):
+    """One game of a bot key's stream (many games on one stream), as a seat's calls."""
+
+    def __init__(self, stream: PlayStream, game_id: str) -> None:
+        self.stream, self.game_id = stream, game_id
+
+    def exchange(self, request: pb.PlayRequest) -> pb.PlayResponse:
+        return self.stream.exchange(request)
 
 
 def decision_request(game_id: str, version: int, notation: str, request_id: str,

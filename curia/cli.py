@@ -28,6 +28,7 @@ from typing import Any, TextIO
 from arena.local import GameSpec, SeriesStats, play_game, run_games
 from bots import bot_names
 from curia.arena_cli import add_arena
+from curia.bot_cli import add_bot
 from curia.cards import add_cards
 from curia.league_cli import add_league
 from curia.remote import add_loadtest, add_serve, add_watch, play_through_service
@@ -331,7 +332,7 @@ def _yes(flag: bool) -> str:
 #: Each function adds one subcommand to the parser (see the module docstring).
 SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
     add_play, add_simulate, add_games, add_serve, add_watch, add_loadtest, add_arena,
-    add_replay, add_cards, add_league]
+    add_replay, add_cards, add_league, add_bot]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -58,14 +58,22 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import grpc
 
 from bots.grpc_player import add_launch_arguments, check_launch_arguments, describe_result
 from client.channels import OPERATOR_ONLY_ENV
-from client.play import DecisionRefused, GameEnded, PlayError, PlaySeat, StreamRefused
+from client.play import (
+    DecisionRefused,
+    GameEnded,
+    PlayError,
+    PlaySeat,
+    SeatCalls,
+    StreamRefused,
+)
 from curia_api.v1 import game_service_pb2 as pb
 from hosting.launcher import start_program
 from hosting.limits import Limits, exceeded
@@ -88,7 +96,7 @@ NOT_EXITED = "the bot did not exit"
 #: A bot without limits (the bridge's default).
 NO_LIMITS = Limits(0, 0, disk_mb=0)
 #: The environment a bot does not get.
-SECRET_ENV = ("CURIA_SEAT_TOKEN", *OPERATOR_ONLY_ENV)
+SECRET_ENV = ("CURIA_SEAT_TOKEN", "CURIA_BOT_KEY", *OPERATOR_ONLY_ENV)
 #: The reasons (CallStatus.reason) of a refusal about the answer itself, and of one that
 #: cost the seat the game (forfeit_on_illegal: the stream sends no view to tell it).
 ANSWER_REASONS = ("invalid_argument", "illegal")
@@ -209,19 +217,35 @@ def exit_reason(code: int | None) -> str:
 # ---------------------------------------------------------------------------------------
 # The bot process
 # ---------------------------------------------------------------------------------------
+class BotPipe(Protocol):
+    """What the bridge needs of its bot: a StdioBot, or one game of a program shared by
+    many (`hosting.connect`)."""
+
+    def send(self, message: dict[str, Any]) -> None: ...
+    def close_stdin(self) -> None: ...
+    def wait(self, timeout: float) -> int | None: ...
+    def kill(self) -> None: ...
+    def exit_reason(self, code: int | None) -> str: ...
+
+
 class StdioBot:
     """The bot as a child process; its stdout lines and the game's views arrive on one
     queue (`events`), so that neither a silent bot nor a quiet game blocks the other."""
 
     def __init__(self, command: Sequence[str], events: queue.Queue[tuple[str, Any]],
-                 limits: Limits = NO_LIMITS, sandboxed: bool = False) -> None:
-        env = {k: v for k, v in os.environ.items() if k not in SECRET_ENV}
+                 limits: Limits = NO_LIMITS, sandboxed: bool = False,
+                 env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
+        """`env`: variables for the bot on top of ours (less SECRET_ENV); `cwd`: where it
+        runs (default: here)."""
+        env = {**{k: v for k, v in os.environ.items() if k not in SECRET_ENV},
+               **(env or {})}
         if sandboxed:  # its command sets the bot's environment; nothing of ours goes in
             env = {}
         #: unsandboxed: its shepherd and cgroup (hosting.contain) set its limits before it
         #: runs and end every process it starts; a sandbox does both inside (hosting.sandbox)
         self.process, self.contained = start_program(
-            command, env=env, sandboxed=sandboxed, limits=limits, stdin=subprocess.PIPE,
+            command, env=env, sandboxed=sandboxed, limits=limits, cwd=cwd,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.limits, self.sandboxed = limits, sandboxed
         self.events = events
@@ -383,6 +407,23 @@ class Bridge:
         finally:
             bot.kill()
 
+    def play_on(self, seat: SeatCalls, bot: BotPipe) -> int:
+        """Play the game on a stream opened elsewhere (a bot key's, carrying many games:
+        `hosting.connect`), whose messages for this game reach `deliver`; `bot` (a
+        StdioBot, or a game of a shared program) already runs, its lines on `events`."""
+        try:
+            return self._play(bot, seat)
+        finally:
+            bot.kill()
+
+    def deliver(self, item: pb.PlayResponse | PlayError) -> None:
+        """A message of the game's stream (or the stream's loss), for the bridge."""
+        self._deliver(item)
+
+    def quit(self, reason: str) -> None:
+        """Resign the seat with `reason` and stop (the game goes on without it)."""
+        self.events.put(("quit", reason))
+
     def _open(self) -> PlaySeat:
         """The seat's Play stream; its messages and its loss arrive on the event queue."""
         return PlaySeat(self.server, self.game_id, self.token, self._deliver,
@@ -391,7 +432,7 @@ class Bridge:
     def _deliver(self, item: pb.PlayResponse | PlayError) -> None:
         self.events.put(("lost", item) if isinstance(item, PlayError) else ("play", item))
 
-    def _play(self, bot: StdioBot, stream: PlaySeat) -> int:
+    def _play(self, bot: BotPipe, stream: SeatCalls) -> int:
         while True:
             kind, payload = self.events.get()
             if kind == "play":
@@ -404,8 +445,13 @@ class Bridge:
                 return self._bot_left(bot, stream)
             elif kind == "lost":
                 return self._lost(payload)
+            elif kind == "quit":
+                log.warning("resigning seat %d of game %s: %s", self.seat, self.game_id,
+                            payload)
+                self._resign(stream, payload)
+                return 1
 
-    def _on_message(self, bot: StdioBot, stream: PlaySeat,
+    def _on_message(self, bot: BotPipe, stream: SeatCalls,
                     message: pb.PlayResponse) -> bool:
         """Handle one message of the stream; True once the game is over."""
         kind = message.WhichOneof("kind")
@@ -426,7 +472,7 @@ class Bridge:
             log.info("the game is waiting for open seats to be taken")
         self.table = started
 
-    def _on_turn(self, bot: StdioBot, stream: PlaySeat, view: pb.View) -> None:
+    def _on_turn(self, bot: BotPipe, stream: SeatCalls, view: pb.View) -> None:
         """Ask the bot, unless it was asked at this version or is already deciding among
         the same decisions."""
         if self._rolled_back(view):
@@ -451,7 +497,7 @@ class Bridge:
         return view.version < self.latest or \
             self.lineages.get(view.version, view.lineage) != view.lineage
 
-    def _confirm(self, stream: PlaySeat, version: int) -> None:
+    def _confirm(self, stream: SeatCalls, version: int) -> None:
         """A turn seen again after the seat's decision at its version was applied: the
         stream resumed before the decision's reply came, or the store lost the decision
         (it rolled back to that very version). The same request again is applied once:
@@ -486,7 +532,7 @@ class Bridge:
         not asked twice, so its choices do not depend on who answered first."""
         return bool(self.asked) and self.shown.get(self.asked[-1]) == legal
 
-    def _ask(self, bot: StdioBot, view: pb.View, refused: str | None = None) -> None:
+    def _ask(self, bot: BotPipe, view: pb.View, refused: str | None = None) -> None:
         message = decide_message(view, int(time.time() * 1000))
         if refused is not None:
             message["refused"] = refused
@@ -496,7 +542,7 @@ class Bridge:
         self.asked_versions.add(view.version)
         self.shown[view.version] = legal_notations(view)
 
-    def _on_answer(self, bot: StdioBot, stream: PlaySeat, text: str,
+    def _on_answer(self, bot: BotPipe, stream: SeatCalls, text: str,
                    received: float) -> None:
         if not self.asked:
             log.warning("ignored a line the bot wrote unasked: %.80r", text)
@@ -515,7 +561,7 @@ class Bridge:
             return
         self._submit(bot, stream, version, text)
 
-    def _submit(self, bot: StdioBot | None, stream: PlaySeat, version: int,
+    def _submit(self, bot: BotPipe | None, stream: SeatCalls, version: int,
                 text: str) -> None:
         """Submit the bot's answer at `version`. Refused as stale (another seat decided
         first), it is kept: a newer turn with the same decisions gets it again."""
@@ -532,7 +578,7 @@ class Bridge:
             return
         self.applied = {version: text}
 
-    def _on_refused(self, bot: StdioBot | None, version: int, text: str,
+    def _on_refused(self, bot: BotPipe | None, version: int, text: str,
                     refused: DecisionRefused) -> None:
         """A refused answer: kept if stale, asked again if illegal without penalty; a
         refusal that is not about the answer (the game gone) raises."""
@@ -550,7 +596,7 @@ class Bridge:
         elif bot is not None and answer_was_refused(refused):
             self._maybe_reask(bot, version, refused.message or refused.code.name)
 
-    def _resubmit_stale(self, stream: PlaySeat) -> None:
+    def _resubmit_stale(self, stream: SeatCalls) -> None:
         """The stale answer again, at the newest turn, if the seat still chooses among
         the same decisions there (a simultaneous choice another seat made first); dropped
         once the seat has other decisions to choose from (the bot is asked then)."""
@@ -564,7 +610,7 @@ class Bridge:
             self.shown[view.version] = legal
             self._submit(None, stream, view.version, text)
 
-    def _maybe_reask(self, bot: StdioBot, version: int, refusal: str) -> None:
+    def _maybe_reask(self, bot: BotPipe, version: int, refusal: str) -> None:
         """A refusal that changed nothing (a game without forfeit_on_illegal): ask again,
         a few times, on the last turn while it is still at `version` (the stream sends no
         second turn for the same version)."""
@@ -575,7 +621,7 @@ class Bridge:
         self.reasks[version] += 1
         self._ask(bot, view, refused=refusal)
 
-    def _finish(self, bot: StdioBot) -> int:
+    def _finish(self, bot: BotPipe) -> int:
         bot.send(end_message(self.view))
         bot.close_stdin()
         code = bot.wait(self.grace)
@@ -585,14 +631,14 @@ class Bridge:
         log.info("%s", self.answer_times.summary())
         return 0
 
-    def _bot_left(self, bot: StdioBot, stream: PlaySeat) -> int:
+    def _bot_left(self, bot: BotPipe, stream: SeatCalls) -> int:
         code = bot.wait(1.0)
         reason = bot.exit_reason(code)
         log.error("%s before the game was over: resigning seat %d", reason, self.seat)
         self._resign(stream, reason)
         return 1
 
-    def _resign(self, stream: PlaySeat, reason: str) -> None:
+    def _resign(self, stream: SeatCalls, reason: str) -> None:
         try:
             stream.resign(reason)
         except PlayError as error:

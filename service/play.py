@@ -29,7 +29,14 @@ import grpc
 from curia_api.v1 import game_service_pb2 as pb
 from service.errors import Refused, ServiceError, invalid, refused
 from service.keeper import GameKeeper
-from service.league_records import BotAccount, LiveTable, league_key, seats_key, text
+from service.league_records import (
+    BotAccount,
+    HistoryEntry,
+    LiveTable,
+    league_key,
+    seats_key,
+    text,
+)
 from service.leagues import KEY_PREFIX, PRESENCE_MS, BotKeys
 from service.store import now_ms
 from service.version_feed import woken_within
@@ -352,7 +359,10 @@ class PlayStream:
 
     async def _game_started(self, game_id: str, view: pb.View) -> pb.PlayResponse:
         table = await self._table(game_id)
+        seating = table.get("rated_as") or table.get("seating") or ()
+        entry = seating[view.seat] if view.seat < len(seating) else self.account.bot
         return pb.PlayResponse(game_started=pb.PlayGameStarted(
+            standing=await self._standing(entry),
             game_id=game_id, seat=view.seat, game=view.game, variant=view.variant,
             num_seats=len(view.seat_names),
             seat_names=table.get("seating", list(view.seat_names)),
@@ -360,6 +370,22 @@ class PlayStream:
                                         bank_ms=table.get("bank_ms", 0)),
             rated=table.get("rated", True), options=table.get("options", {}),
             waiting_for_seats=view.status == pb.GAME_STATUS_WAITING_FOR_SEATS))
+
+    async def _standing(self, entry: str) -> pb.LadderStanding | None:
+        """`entry`'s place on the league's ladder now (None: not on it, or no league)."""
+        if not self.account.league:
+            return None
+        with contextlib.suppress(Exception):  # the store away: the game starts without it
+            key = self.key("history")
+            raw = await self.redis.lindex(key, -1)
+            ladder = HistoryEntry.from_json(key, raw).ladder if raw else ()
+            for rank, row in enumerate(ladder, 1):
+                if row.bot == entry:
+                    return pb.LadderStanding(
+                        entry=entry, elo=row.elo, low=row.low, high=row.high,
+                        games=row.games, provisional=row.provisional, rank=rank,
+                        entries=len(ladder))
+        return None
 
     # -- what the bot sends ----------------------------------------------------------------
     async def _read(self, requests: AsyncIterator[Any]) -> None:

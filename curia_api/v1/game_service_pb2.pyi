@@ -560,7 +560,7 @@ class PlayWelcome(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., league: _Optional[str] = ..., concurrency: _Optional[int] = ..., game_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class PlayGameStarted(_message.Message):
-    __slots__ = ("game_id", "seat", "game", "variant", "num_seats", "seat_names", "time_control", "rated", "options", "waiting_for_seats")
+    __slots__ = ("game_id", "seat", "game", "variant", "num_seats", "seat_names", "time_control", "rated", "options", "waiting_for_seats", "standing")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -578,6 +578,7 @@ class PlayGameStarted(_message.Message):
     RATED_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     WAITING_FOR_SEATS_FIELD_NUMBER: _ClassVar[int]
+    STANDING_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     game: str
@@ -588,7 +589,28 @@ class PlayGameStarted(_message.Message):
     rated: bool
     options: _containers.ScalarMap[str, int]
     waiting_for_seats: bool
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., rated: _Optional[bool] = ..., options: _Optional[_Mapping[str, int]] = ..., waiting_for_seats: _Optional[bool] = ...) -> None: ...
+    standing: LadderStanding
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., rated: _Optional[bool] = ..., options: _Optional[_Mapping[str, int]] = ..., waiting_for_seats: _Optional[bool] = ..., standing: _Optional[_Union[LadderStanding, _Mapping]] = ...) -> None: ...
+
+class LadderStanding(_message.Message):
+    __slots__ = ("entry", "elo", "low", "high", "games", "provisional", "rank", "entries")
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    ELO_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    entry: str
+    elo: float
+    low: float
+    high: float
+    games: int
+    provisional: bool
+    rank: int
+    entries: int
+    def __init__(self, entry: _Optional[str] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., games: _Optional[int] = ..., provisional: _Optional[bool] = ..., rank: _Optional[int] = ..., entries: _Optional[int] = ...) -> None: ...
 
 class PlayUpdate(_message.Message):
     __slots__ = ("game_id", "change")
