@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 import grpc
@@ -79,13 +79,14 @@ class CuriaClient:
                     open_seats: tuple[int, ...] = (), decision_ms: int = 0,
                     bank_ms: int = 0, on_timeout: str = "random",
                     forfeit_on_illegal: bool = False,
-                    wait_for_players: bool = False) -> pb.CreateGameResponse:
+                    wait_for_players: bool = False,
+                    players: Sequence[str] = ()) -> pb.CreateGameResponse:
         """A new game; `wait_for_players`: it starts once every seat has made contact
-        (CreateGameRequest.wait_for_players)."""
+        (CreateGameRequest.wait_for_players); `players`: who plays each seat (public)."""
         request = pb.CreateGameRequest(
             game=game, variant=variant, num_seats=num_seats, options=options or {},
             open_seats=list(open_seats), forfeit_on_illegal=forfeit_on_illegal,
-            wait_for_players=wait_for_players,
+            wait_for_players=wait_for_players, players=list(players),
             time_control=pb.TimeControl(
                 decision_ms=decision_ms, bank_ms=bank_ms,
                 on_timeout=pb.TIMEOUT_POLICY_FORFEIT if on_timeout == "forfeit"

@@ -254,7 +254,8 @@ def run_watch(args: argparse.Namespace) -> int:
         except (grpc.RpcError, StreamInterrupted) as error:
             print(f"curia watch: {describe_error(error)}", file=sys.stderr)
             return 1
-    print_result(final_of_view(final, options=options), sys.stdout)
+    print_result(final_of_view(final, options=options, players=list(final.players)),
+                 sys.stdout)
     return 0
 
 

@@ -496,7 +496,8 @@ class LeagueAgent:
         created = self.client.create_game(
             settings.game, settings.variant, settings.seats, options=settings.options,
             decision_ms=settings.decision_ms, bank_ms=settings.bank_ms, on_timeout="forfeit",
-            wait_for_players=bool(hosted))  # no clock until a worker's bot is there
+            wait_for_players=bool(hosted),  # no clock until a worker's bot is there
+            players=entries)
         live = LiveTable(list(table), now_ms(), settings.rated, settings.game,
                          settings.variant, settings.options, settings.decision_ms,
                          settings.bank_ms, wait=bool(hosted),

@@ -262,7 +262,10 @@ class Gateway:
             return message_page(HTTPStatus.NOT_FOUND, error.message)
         descriptor = GAMES.get(view.game)
         title = f"{descriptor.title if descriptor else view.game} — game {game_id}"
-        subtitle = f"{view.variant}, {len(view.seat_names)} seats; watched as a spectator"
+        seated = ", ".join(f"{name}={player}" for name, player in
+                           zip(view.seat_names, view.players, strict=False))
+        subtitle = (f"{view.variant}, {len(view.seat_names)} seats"
+                    f"{': ' + seated if seated else ''}; watched as a spectator")
         return html_answer(viewer_page(title, [], subtitle=subtitle,
                                        live_url=f"/games/{game_id}/events",
                                        live_version=view.version))

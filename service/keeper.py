@@ -14,7 +14,7 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 import grpc
@@ -190,6 +190,14 @@ class GameCache:
         self.entries.pop(game_id, None)
 
 
+
+def check_players(players: Sequence[str], seats: int) -> None:
+    """CreateGameRequest.players: none, or one public name per seat (INVALID_ARGUMENT)."""
+    if players and (len(players) != seats or any(
+            not 1 <= len(name) <= 64 or not name.isprintable() for name in players)):
+        raise invalid(f"players: none, or one name per seat ({seats}), each 1-64 "
+                      f"printable characters")
+
 class GameKeeper:
     """Serves the public API's requests on top of a GameStore."""
 
@@ -224,6 +232,7 @@ class GameKeeper:
                 or any(len(name) > 64 for name in request.options)):
             raise invalid("game, variant and option names are at most 64 characters; "
                           "at most 16 options")
+        check_players(request.players, seats)
         open_seats = set(request.open_seats)
         if len(open_seats) != len(request.open_seats) or any(s >= seats for s in open_seats):
             raise invalid(f"open_seats must be distinct seats below num_seats={seats}")
@@ -251,7 +260,8 @@ class GameKeeper:
                 "forfeit_on_illegal": request.forfeit_on_illegal,
                 "policy": POLICIES[request.time_control.on_timeout],
                 "created_ms": now_ms(), "start_events": events_json(state.events),
-                "wait_for_players": request.wait_for_players}
+                "wait_for_players": request.wait_for_players,
+                **({"players": list(request.players)} if request.players else {})}
         waiting = bool(open_seats) or request.wait_for_players
         status = "waiting" if waiting else "in_progress"
         now = now_ms()
@@ -423,7 +433,7 @@ class GameKeeper:
         record = pb.GameRecord(
             game_id=stored.game_id, game=meta["game"], variant=meta["variant"],
             num_seats=meta["num_seats"], options=meta["options"], seed=meta["seed"],
-            seat_names=meta["seat_names"],
+            seat_names=meta["seat_names"], players=meta.get("players", []),
             time_control=pb.TimeControl(decision_ms=meta["decision_ms"],
                                         bank_ms=meta.get("bank_ms", 0),
                                         on_timeout=POLICY_ENUM[meta["policy"]]),

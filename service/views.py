@@ -114,6 +114,7 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
         game=state.game, variant=state.variant, seat_names=meta["seat_names"],
         forfeited_seats=sorted(forfeits), turn=state.turn_number(),
         absent_seats=list(absent) if status == "waiting" else [], lineage=lineage,
+        players=meta.get("players", []),
     )
     if encoding != pb.OBSERVATION_ENCODING_NONE:
         _add_observation(view, OBSERVATIONS.encoded(game_id, version, lineage, state, seat),

@@ -115,7 +115,7 @@ class TimeControl(_message.Message):
     def __init__(self, decision_ms: _Optional[int] = ..., on_timeout: _Optional[_Union[TimeoutPolicy, str]] = ..., bank_ms: _Optional[int] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("game", "variant", "num_seats", "options", "seed", "open_seats", "time_control", "forfeit_on_illegal", "wait_for_players")
+    __slots__ = ("game", "variant", "num_seats", "options", "seed", "open_seats", "time_control", "forfeit_on_illegal", "wait_for_players", "players")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -132,6 +132,7 @@ class CreateGameRequest(_message.Message):
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     FORFEIT_ON_ILLEGAL_FIELD_NUMBER: _ClassVar[int]
     WAIT_FOR_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
     game: str
     variant: str
     num_seats: int
@@ -141,7 +142,8 @@ class CreateGameRequest(_message.Message):
     time_control: TimeControl
     forfeit_on_illegal: bool
     wait_for_players: bool
-    def __init__(self, game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., open_seats: _Optional[_Iterable[int]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., forfeit_on_illegal: _Optional[bool] = ..., wait_for_players: _Optional[bool] = ...) -> None: ...
+    players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., open_seats: _Optional[_Iterable[int]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., forfeit_on_illegal: _Optional[bool] = ..., wait_for_players: _Optional[bool] = ..., players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SeatCredential(_message.Message):
     __slots__ = ("seat", "token", "name")
@@ -210,7 +212,7 @@ class Event(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn", "absent_seats", "lineage")
+    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn", "absent_seats", "lineage", "players")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -230,6 +232,7 @@ class View(_message.Message):
     TURN_FIELD_NUMBER: _ClassVar[int]
     ABSENT_SEATS_FIELD_NUMBER: _ClassVar[int]
     LINEAGE_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -249,7 +252,8 @@ class View(_message.Message):
     turn: int
     absent_seats: _containers.RepeatedScalarFieldContainer[int]
     lineage: str
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., absent_seats: _Optional[_Iterable[int]] = ..., lineage: _Optional[str] = ...) -> None: ...
+    players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., absent_seats: _Optional[_Iterable[int]] = ..., lineage: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("game_id", "seat_token", "observation_encoding")
@@ -372,7 +376,7 @@ class RecordedDecision(_message.Message):
     def __init__(self, version: _Optional[int] = ..., seat: _Optional[int] = ..., notation: _Optional[str] = ..., cause: _Optional[_Union[DecisionCause, str]] = ..., unix_ms: _Optional[int] = ..., secret: _Optional[bool] = ...) -> None: ...
 
 class GameRecord(_message.Message):
-    __slots__ = ("game_id", "game", "variant", "num_seats", "options", "seed", "decisions", "events", "result", "time_control", "seat_names")
+    __slots__ = ("game_id", "game", "variant", "num_seats", "options", "seed", "decisions", "events", "result", "time_control", "seat_names", "players")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -391,6 +395,7 @@ class GameRecord(_message.Message):
     RESULT_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     game: str
     variant: str
@@ -402,7 +407,8 @@ class GameRecord(_message.Message):
     result: GameResult
     time_control: TimeControl
     seat_names: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., decisions: _Optional[_Iterable[_Union[RecordedDecision, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ...) -> None: ...
+    players: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, game_id: _Optional[str] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, int]] = ..., seed: _Optional[int] = ..., decisions: _Optional[_Iterable[_Union[RecordedDecision, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., seat_names: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RankGroup(_message.Message):
     __slots__ = ("seats",)

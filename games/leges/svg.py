@@ -34,6 +34,8 @@ ROMAN = ("0", "I", "II", "III", "IV", "V")
 MUTED = "#5c4a35"
 ACCENT = "#6b1f5c"
 PARCHMENT = "#f4ecd8"
+#: The smallest font size (drawn 10 px tall in the viewer at 1280x800: tests/web)
+MIN_FONT = 12
 #: The track: 5 Value cards across the left part of the table.
 TRACK_X, TRACK_W = 150.0, 640.0
 
@@ -70,7 +72,8 @@ class Table:
         return group(_title(colour),
                      el("circle", cx=x, cy=y, r=r, fill=self.fill(colour), stroke=INK,
                         stroke_width=1.2),
-                     text(x, y + r * 0.4, self.mark(colour), r * 1.1, text_anchor="middle",
+                     text(x, y + r * 0.4, self.mark(colour), max(r * 1.1, MIN_FONT),
+                          text_anchor="middle",
                           font_weight="bold", fill=self.ink(colour)))
 
     def theme_colour(self, theme: str) -> str:
@@ -97,7 +100,7 @@ class Table:
         body = (el("title", escape(self.theme_name(theme)))
                 + el("rect", x=x, y=y - 12, width=50, height=20, rx=4, fill=self.fill(colour),
                      stroke=INK if played else "#ffffff", stroke_width=3 if played else 1)
-                + text(x + 25, y + 3, label, 11, fit=44, text_anchor="middle",
+                + text(x + 25, y + 3, label, 12, fit=44, text_anchor="middle",
                        font_weight="bold", fill=self.ink(colour)))
         return el("g", body, aria_label=self.theme_name(theme) + (", played this round"
                                                                   if played else ""))
@@ -112,7 +115,7 @@ def seasons(obs: JSON, table: Table, x: float, y: float) -> str:
     parts = [text(x, y + 5, "Seasons", 14, font_weight="bold", font_family=SERIF)]
     for s in range(1, count + 1):
         sx = x + 90 + (s - 1) * 150
-        parts.append(text(sx, y - 16, f"season {s}", 11, fill=MUTED))
+        parts.append(text(sx, y - 16, f"season {s}", 12, fill=MUTED))
         for r in range(1, rounds + 1):
             now = (s, r) == (season, round_)
             past = (s, r) < (season, round_)
@@ -298,14 +301,14 @@ def player_box(obs: JSON, table: Table, board: JSON, x: float, y: float,
                 stroke=ACCENT if moving else "#7a6448", stroke_width=4 if moving else 1.5),
              text(x + 10, y + 21, _name(obs, seat), 16, font_family=SERIF,
                   font_weight="bold"),
-             text(x + 120, y + 20, _seat_note(obs, board, moving), 11, fit=220, fill=MUTED),
+             text(x + 120, y + 20, _seat_note(obs, board, moving), 12, fit=220, fill=MUTED),
              text(x + 426, y + 24, f"{board.get('vp', 0)} VP", 20, text_anchor="end",
                   font_weight="bold"),
              score_card(table, board, x + 10, y + 44),
              _themes_row(table, board, x + 10, y + 76)]
     hand = _hand_row(table, board, x + 10, y + 104)
     parts.append(hand)
-    parts.append(text(x + 10, y + height - 8, _private_line(obs, board), 11, fit=416,
+    parts.append(text(x + 10, y + height - 8, _private_line(obs, board), 12, fit=416,
                       fill=MUTED))
     label = (f"{_name(obs, seat)}: {board.get('vp', 0)} VP; points "
              + ", ".join(f"{c} {n}" for c, n in (board.get("points") or {}).items())
@@ -344,7 +347,7 @@ def score_card(table: Table, board: JSON, x: float, y: float) -> str:
                         stroke=table.fill(colour) if tier else "#b9a57f", stroke_width=1.5,
                         stroke_dasharray=None if tier else "3 3"))
         parts.append(text(cx + 73, y, f"Law {ROMAN[tier] if tier < 6 else tier}"
-                          if tier else "—", 11, text_anchor="middle",
+                          if tier else "—", 12, text_anchor="middle",
                           fill=table.ink(colour) if tier else MUTED, font_weight="bold"))
     return group("Score card and Laws", *parts)
 
@@ -353,22 +356,22 @@ def _themes_row(table: Table, board: JSON, x: float, y: float) -> str:
     """The Themes face up in front of the player this season."""
     exposed = [str(t) for t in board.get("exposed") or []]
     played = {str(t) for t in board.get("played") or []}
-    parts = [text(x, y + 3, "exposed", 11, fill=MUTED)]
+    parts = [text(x, y + 3, "exposed", 12, fill=MUTED)]
     for i, theme in enumerate(exposed[:7]):
         parts.append(table.theme_chip(x + 52 + i * 52, y, theme, theme in played))
     if len(exposed) > 7:
-        parts.append(text(x + 52 + 7 * 52, y + 3, f"+{len(exposed) - 7}", 11))
+        parts.append(text(x + 52 + 7 * 52, y + 3, f"+{len(exposed) - 7}", 12))
     return group("exposed Themes: " + (", ".join(exposed) or "none"), *parts)
 
 
 def _hand_row(table: Table, board: JSON, x: float, y: float) -> str:
     """The hand: its size, and its cards when the observation holds them."""
     hand = board.get("hand")
-    parts = [text(x, y + 3, f"hand {board.get('hand_size', 0)}", 11, fill=MUTED)]
+    parts = [text(x, y + 3, f"hand {board.get('hand_size', 0)}", 12, fill=MUTED)]
     for i, theme in enumerate([str(t) for t in hand or []][:7]):
         parts.append(table.theme_chip(x + 52 + i * 52, y, theme))
     if hand and len(hand) > 7:
-        parts.append(text(x + 52 + 7 * 52, y + 3, f"+{len(hand) - 7}", 11))
+        parts.append(text(x + 52 + 7 * 52, y + 3, f"+{len(hand) - 7}", 12))
     label = "hand: " + (", ".join(map(str, hand)) if hand else f"{board.get('hand_size', 0)}"
                                                                " cards")
     return group(label, *parts)

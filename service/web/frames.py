@@ -105,7 +105,8 @@ def live_frame(update: pb.WatchGameResponse) -> Frame:
         events = [Event(e.kind, json.loads(e.data_json)) for e in update.events]
         lines = narration(view.game, events, decision)
     options = observation.get("options")
-    final = final_of_view(view, options=options if isinstance(options, dict) else {})
+    final = final_of_view(view, options=options if isinstance(options, dict) else {},
+                          players=list(view.players))
     return frame(version=view.version, turn=view.turn, game=view.game,
                  observation=observation, decision=text, lines=lines,
                  to_move=[names[s] for s in view.to_move if s < len(names)],

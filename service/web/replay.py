@@ -54,7 +54,8 @@ def load_record(path: Path) -> LoadedRecord:
     if not record.game or record.game not in GAMES:
         raise ValueError(f"{path}: not a record of a known game ({record.game or 'no game'})")
     schedule = data.get("schedule") or {}
-    players = tuple(str(name) for name in schedule.get("seating", ()))
+    players = tuple(str(name) for name in schedule.get("seating", ())) or \
+        tuple(record.players)
     index = schedule.get("index")
     return LoadedRecord(record, players, index if isinstance(index, int) else None)
 

@@ -55,6 +55,7 @@ def test_a_new_version_starts_a_new_entry_and_the_old_keeps_its_history(
     second = agent.start(settings, ("bob@2", "ann"))
     table = world.leagues.tables(league)[second]
     assert table.seating == ["bob", "ann"] and table.rated_as == ["bob@2", "ann"]
+    assert list(agent.client.view(second).players) == ["bob@2", "ann"]  # viewers name them
     assert world.redis.hexists(seats_key(league, "bob"), second)  # the bot plays it
     finish(agent, world, league, second)
     assert not world.redis.hexists(seats_key(league, "bob"), second)

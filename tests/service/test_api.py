@@ -164,9 +164,32 @@ def test_bad_game_creation_is_refused(client: CuriaClient) -> None:
           "options": {"target_decurions": 9}}, "target_decurions"),
         ({"game": "municipium", "variant": "classic", "num_seats": 3, "open_seats": (3,)},
          "open_seats"),
+        ({"game": "leges", "variant": "standard", "num_seats": 2, "players": ("a",)},
+         "one name per seat"),
+        ({"game": "leges", "variant": "standard", "num_seats": 2, "players": ("a", "")},
+         "one name per seat"),
+        ({"game": "leges", "variant": "standard", "num_seats": 2, "players": ("a", "b\n")},
+         "printable"),
+        ({"game": "leges", "variant": "standard", "num_seats": 2, "players": ("a", "b" * 65)},
+         "1-64"),
     ]:
         refused(lambda kw=kwargs: client.create_game(**kw), grpc.StatusCode.INVALID_ARGUMENT,
                 text)
+
+
+def test_the_players_named_at_creation_are_in_every_view_and_the_record(
+        client: CuriaClient) -> None:
+    created = client.create_game("leges", "standard", 2, seed=3, players=("alpha", "beta@2"))
+    tokens = {seat.seat: seat.token for seat in created.seats}
+    for token in (None, tokens[0], tokens[1]):
+        view = client.view(created.game_id, token)
+        assert list(view.players) == ["alpha", "beta@2"]
+        assert list(view.seat_names) == ["seat 0", "seat 1"]  # the game's own names stay
+    play_out(client, Game(created.game_id, tokens), random.Random(3))
+    record = client.record(created.game_id)
+    assert list(record.players) == ["alpha", "beta@2"]
+    unnamed = client.create_game("leges", "standard", 2, seed=3)
+    assert list(client.view(unnamed.game_id).players) == []
 
 
 def test_finished_game_refuses_decisions(client: CuriaClient) -> None:

@@ -73,6 +73,29 @@ def test_a_live_page_follows_a_game_to_its_end(live_server: tuple[str, str],
     assert page.locator("#position").inner_text() == f"version 0 of {last}"
 
 
+def test_the_viewer_names_the_players_a_game_was_created_with(
+        live_server: tuple[str, str], page: Any) -> None:
+    """A league's game names its bots (CreateGameRequest.players): in the page's header
+    and in the result, beside the game's own seat names."""
+    address, web = live_server
+    with CuriaClient(address) as client:
+        created = client.create_game("municipium", "revised", 2, players=("ann", "bob@2"),
+                                     options={"target_decurions": 4}, seed=11)
+        page.goto(f"{web}/games/{created.game_id}")
+        page.wait_for_selector("#position:has-text('version 0')")
+        threads = play(address, created.game_id, created.seats, pace=0.0)
+        page.wait_for_selector("#status:has-text('game over')", timeout=60_000)
+        for thread in threads:
+            thread.join(timeout=30)
+        record = client.record(created.game_id)
+    names = list(record.seat_names)
+    assert f"{names[0]}=ann, {names[1]}=bob@2" in page.locator("header").inner_text()
+    winner = ("ann", "bob@2")[record.result.ranking[0].seats[0]]
+    result = page.locator("#result-text").inner_text()
+    first = next(line for line in result.splitlines() if line.strip().startswith("1."))
+    assert winner in first, result
+
+
 def test_a_late_spectator_is_told_it_is_catching_up(live_server: tuple[str, str],
                                                      page: Any) -> None:
     """A page opened on a game already far along says "catching up, version N of M" until
