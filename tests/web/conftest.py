@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -65,3 +67,23 @@ def screenshot(page: Any, name: str, *, full_page: bool = False) -> Path:
         colours = image.convert("RGB").getcolors(maxcolors=1 << 20) or []
     assert len(colours) > 16, f"{path} looks blank ({len(colours)} colours)"
     return path
+
+
+def replay_of_a_played_game(folder: Path, game: str, *, seed: int = 4,
+                            seats: tuple[str, ...] = (), service: bool = False) -> Path:
+    """`curia play --json` (bots `seats`; through a service with `service`), then `curia
+    replay` of its record: the replay page's path."""
+    from tests.servers import REPO
+
+    command = [sys.executable, "-m", "curia", "play", "--game", game, "--json",
+               "--seed", str(seed)]
+    command += ["--seats", ",".join(seats)] if seats else []
+    command += ["--service"] if service else []
+    played = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr[-2000:]
+    (folder / "r.json").write_text(played.stdout)
+    done = subprocess.run([sys.executable, "-m", "curia", "replay", str(folder / "r.json"),
+                           "-o", str(folder / "r.html")], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return folder / "r.html"

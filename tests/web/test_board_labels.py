@@ -6,14 +6,12 @@ not checked here yet."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.servers import REPO
+from tests.web.conftest import replay_of_a_played_game
 
 SMALLEST_PX = 10.0
 #: The smallest drawn font size and the text it belongs to (a squeezed line's glyphs are
@@ -34,17 +32,8 @@ MEASURE = """() => {
 @pytest.mark.parametrize(("game", "seats"), [("leges", 5), ("leges", 2)])
 def test_every_leges_label_is_at_least_10_px_at_1280_by_800(
         game: str, seats: int, tmp_path: Path, page: Any) -> None:
-    bots = ",".join(["random"] * seats)
-    played = subprocess.run([sys.executable, "-m", "curia", "play", "--game", game,
-                             "--seats", bots, "--json", "--seed", "4"], cwd=REPO,
-                            capture_output=True, text=True, timeout=300)
-    assert played.returncode == 0, played.stderr[-2000:]
-    (tmp_path / "r.json").write_text(played.stdout)
-    done = subprocess.run([sys.executable, "-m", "curia", "replay", str(tmp_path / "r.json"),
-                           "-o", str(tmp_path / "r.html")], cwd=REPO, capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    page.goto((tmp_path / "r.html").as_uri())
+    replay = replay_of_a_played_game(tmp_path, game, seats=("random",) * seats)
+    page.goto(replay.as_uri())
     page.get_by_role("button", name="Last version").click()
     page.wait_for_selector("#board svg text")
     px, label = page.evaluate(MEASURE)

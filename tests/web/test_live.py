@@ -14,6 +14,7 @@ import pytest
 
 from client.unary import CuriaClient
 from curia.remote import seat_bot
+from curia_api.v1 import game_service_pb2 as pb
 from service.http_gateway import BackgroundGateway, Gateway
 from service.redis_server import free_port
 from tests.web.conftest import screenshot
@@ -49,25 +50,35 @@ def play(address: str, game_id: str, seats: Any, pace: float) -> list[threading.
     return threads
 
 
-def test_a_live_page_follows_a_game_to_its_end(live_server: tuple[str, str],
-                                               page: Any) -> None:
+def watched_to_its_end(live_server: tuple[str, str], page: Any, pace: float,
+                       **create: Any) -> pb.GameRecord:
+    """A 2-seat Municipium game created with `create`, followed on its live page from
+    version 0 while the shipped bots play it to its end; its record."""
     address, web = live_server
     with CuriaClient(address) as client:
         created = client.create_game("municipium", "revised", 2,
-                                     options={"target_decurions": 4}, seed=11)
+                                     options={"target_decurions": 4}, seed=11, **create)
         page.goto(f"{web}/games/{created.game_id}")
         page.wait_for_selector("#position:has-text('version 0')")
-        threads = play(address, created.game_id, created.seats, pace=0.01)
+        threads = play(address, created.game_id, created.seats, pace=pace)
         page.wait_for_selector("#status:has-text('game over')", timeout=60_000)
         for thread in threads:
             thread.join(timeout=30)
-        record = client.record(created.game_id)
+        return client.record(created.game_id)
+
+
+def first_line_of_result(page: Any) -> str:
+    result = page.locator("#result-text").inner_text()
+    return next(line for line in result.splitlines() if line.strip().startswith("1."))
+
+
+def test_a_live_page_follows_a_game_to_its_end(live_server: tuple[str, str],
+                                               page: Any) -> None:
+    record = watched_to_its_end(live_server, page, pace=0.01)
     last = len(record.decisions)
     assert page.locator("#position").inner_text() == f"version {last} of {last}"
-    result = page.locator("#result-text").inner_text()
     winner = record.seat_names[record.result.ranking[0].seats[0]]
-    first = next(line for line in result.splitlines() if line.strip().startswith("1."))
-    assert winner in first, result
+    assert winner in first_line_of_result(page), page.locator("#result-text").inner_text()
     screenshot(page, "live")
     page.get_by_role("button", name="First version").click()
     assert page.locator("#position").inner_text() == f"version 0 of {last}"
@@ -77,23 +88,11 @@ def test_the_viewer_names_the_players_a_game_was_created_with(
         live_server: tuple[str, str], page: Any) -> None:
     """A league's game names its bots (CreateGameRequest.players): in the page's header
     and in the result, beside the game's own seat names."""
-    address, web = live_server
-    with CuriaClient(address) as client:
-        created = client.create_game("municipium", "revised", 2, players=("ann", "bob@2"),
-                                     options={"target_decurions": 4}, seed=11)
-        page.goto(f"{web}/games/{created.game_id}")
-        page.wait_for_selector("#position:has-text('version 0')")
-        threads = play(address, created.game_id, created.seats, pace=0.0)
-        page.wait_for_selector("#status:has-text('game over')", timeout=60_000)
-        for thread in threads:
-            thread.join(timeout=30)
-        record = client.record(created.game_id)
+    record = watched_to_its_end(live_server, page, pace=0.0, players=("ann", "bob@2"))
     names = list(record.seat_names)
     assert f"{names[0]}=ann, {names[1]}=bob@2" in page.locator("header").inner_text()
     winner = ("ann", "bob@2")[record.result.ranking[0].seats[0]]
-    result = page.locator("#result-text").inner_text()
-    first = next(line for line in result.splitlines() if line.strip().startswith("1."))
-    assert winner in first, result
+    assert winner in first_line_of_result(page), page.locator("#result-text").inner_text()
 
 
 def test_a_late_spectator_is_told_it_is_catching_up(live_server: tuple[str, str],

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from arena.site import site_html
-from tests.web.conftest import PHONE, screenshot
+from tests.web.conftest import PHONE, replay_of_a_played_game, screenshot
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"
@@ -106,16 +106,8 @@ def test_a_replay_link_opens_at_its_version_and_follows_the_steps(run_folder: Pa
 
 
 def test_a_leges_replay_speaks_of_seasons_and_rounds(tmp_path: Path) -> None:
-    played = subprocess.run([sys.executable, "-m", "curia", "play", "--game", "leges",
-                             "--json", "--service", "--seed", "4"], cwd=REPO,
-                            capture_output=True, text=True, timeout=300)
-    assert played.returncode == 0, played.stderr[-2000:]
-    (tmp_path / "r.json").write_text(played.stdout)
-    done = subprocess.run([sys.executable, "-m", "curia", "replay", str(tmp_path / "r.json"),
-                           "-o", str(tmp_path / "r.html")], cwd=REPO, capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    moments = [frame["moment"] for frame in frames_of(tmp_path / "r.html")]
+    replay = replay_of_a_played_game(tmp_path, "leges", service=True)
+    moments = [frame["moment"] for frame in frames_of(replay)]
     assert moments[0] == "Season 1 of 4, round 1 of 3", moments[0]
     assert moments[-1].startswith("Season 4 of 4, round 3 of 3"), moments[-1]
     assert not any(moment.startswith("Turn") for moment in moments)
