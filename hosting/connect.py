@@ -270,8 +270,11 @@ class Connector:
         kind = message.WhichOneof("kind")
         if kind == "welcome":
             welcome = message.welcome
-            self.say(f"connected to {self.server} as {welcome.bot} in league "
-                     f"{welcome.league}: {welcome.concurrency} games at once")
+            if not self.draining:  # (a drain's later hello is answered by a welcome too)
+                games = "1 game" if welcome.concurrency == 1 else \
+                    f"{welcome.concurrency} games"
+                self.say(f"connected to {self.server} as {welcome.bot} in league "
+                         f"{welcome.league}: {games} at once")
             return
         if kind == "game_started":
             self._started(message.game_started, stream)
