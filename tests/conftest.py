@@ -22,6 +22,7 @@ from league.registry import Leagues
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer
 from tests.leagues import World
+from tests.pki import Pki, make_pki
 from tests.servers import ServiceProcess
 from tests.timing import TEST_TIMEOUT_S, patient
 
@@ -120,3 +121,10 @@ def agent(world: World) -> Iterator[LeagueAgent]:
     client = CuriaClient(world.target)
     yield LeagueAgent(world.redis, client, seed=7)
     client.close()
+
+
+@pytest.fixture(scope="session")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
+    """A CA, a server certificate for localhost/127.0.0.1 and a client certificate."""
+    return make_pki(tmp_path_factory.mktemp("pki"))
+

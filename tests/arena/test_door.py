@@ -43,8 +43,8 @@ from hosting.door import (
 from hosting.sandbox import unavailable_reason
 from service.redis_server import free_port
 from service.server import BAD_KEYS_BURST, BackgroundServer
+from tests.pki import Pki, tls_server
 from tests.servers import REPO, ServiceProcess
-from tests.service.test_security import Pki, pki, tls_server  # noqa: F401
 from tests.timing import patient, wait_until
 
 WAIT = patient(20.0)  # seconds: this machine's time scale (tests/timing.py)

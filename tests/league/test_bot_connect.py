@@ -16,10 +16,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+from redis import Redis
+
 from bots.play_client import PlayClient
+from client.unary import CuriaClient
 from league.agent import LeagueAgent
 from league.ladder import ladder
+from league.registry import Leagues
+from service.server import BackgroundServer, ServerTls
+from tests.faults.netns import Network, delete_stale_namespaces, unavailable_reason
 from tests.leagues import World, new_league
+from tests.pki import Pki
 from tests.servers import REPO
 from tests.timing import patient, wait_until
 
@@ -217,3 +225,53 @@ def test_without_a_key_it_says_where_the_key_goes() -> None:
     assert finished.returncode == 2
     assert "CURIA_BOT_KEY" in finished.stderr and "never goes on the command line" in \
         finished.stderr
+
+
+def test_a_stdio_bot_on_another_host_joins_a_tls_league(
+        redis_url: str, pki: Pki, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The author's machine is a network namespace of its own, joined to the host's by a
+    veth pair; the league's server speaks TLS only, on the host's end of the link. The
+    author has the starter kit, a key, and the CA (CURIA_TLS_CA, as every client)."""
+    reason = unavailable_reason()
+    if reason is not None:
+        pytest.skip(f"needs network namespaces: {reason}")
+    delete_stale_namespaces()
+    network = Network()
+    server = None
+    try:
+        author = network.namespace("author")
+        link, = network.links_between([("au", author, None)])
+        host = link.end_in(None).address
+        server = BackgroundServer(redis_url, host=host, tls=ServerTls.from_files(
+            str(pki.path("server.pem")), str(pki.path("server.key")), None))
+        target = f"{host}:{server.start()}"
+        tls = {"CURIA_TLS_CA": str(pki.path("ca.pem")), "CURIA_TLS_SERVER_NAME": "localhost"}
+        for name, value in tls.items():  # the opponent, here, trusts the same CA
+            monkeypatch.setenv(name, value)
+        redis = Redis.from_url(redis_url)
+        world = World(redis_url, target, redis, Leagues(redis))
+        league = new_league(world, decision_ms=20_000).name
+        key = world.leagues.add_bot(league, "remote")
+        env = {**os.environ, **tls, "CURIA_BOT_KEY": key}
+        log = tmp_path / "connect.log"
+        with opponent(world, league), CuriaClient(target) as client:
+            agent = LeagueAgent(redis, client, seed=7)
+            process = network.spawn(author, [sys.executable, "-m", "curia", "bot", "connect",
+                                             "--server", target, "--games", "2",
+                                             str(STARTER)], log=log, env=env, cwd=REPO)
+            settings = world.leagues.settings(league)
+            deadline = time.monotonic() + patient(120)
+            while process.poll() is None:
+                assert time.monotonic() < deadline, log.read_text()[-3000:]
+                agent.tend(settings)
+                time.sleep(0.05)
+            agent.tend(settings)
+        assert process.returncode == 0, log.read_text()[-3000:]
+        played = results_of(world, league, "remote")
+        assert len(played) >= 2 and not any(result["forfeits"] for result in played)
+        assert f"connected to {target} as remote" in log.read_text()
+        redis.close()
+    finally:
+        if server is not None:
+            server.stop()
+        network.close()

@@ -13,8 +13,6 @@ id and the seats' tokens of the last CreateGame (or JoinGame) answer of the bloc
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import json
 import os
 import re
@@ -29,13 +27,10 @@ from typing import Any
 
 import grpc
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from google.protobuf import json_format
 
 from curia_api.v1 import game_service_pb2 as pb
+from tests.pki import make_pki
 from tests.servers import REPO, ServiceProcess
 from tests.service.test_ops import find_buf
 
@@ -126,45 +121,6 @@ BLOCKS = doc_blocks()
 
 
 # -- what the examples need ---------------------------------------------------------------
-def _certificate(name: str, key: ec.EllipticCurvePrivateKey, issuer: x509.Certificate | None,
-                 issuer_key: ec.EllipticCurvePrivateKey) -> x509.Certificate:
-    """A CA certificate (no issuer) or one for localhost signed by the CA."""
-    now = datetime.datetime.now(datetime.UTC)
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    builder = (x509.CertificateBuilder().subject_name(subject)
-               .issuer_name(issuer.subject if issuer else subject)
-               .public_key(key.public_key()).serial_number(x509.random_serial_number())
-               .not_valid_before(now - datetime.timedelta(minutes=5))
-               .not_valid_after(now + datetime.timedelta(days=1))
-               .add_extension(x509.BasicConstraints(ca=issuer is None, path_length=None),
-                              critical=True))
-    if issuer is not None:
-        builder = builder.add_extension(x509.SubjectAlternativeName(
-            [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False)
-    return builder.sign(issuer_key, hashes.SHA256())
-
-
-def write_pem(path: Path, certificate: x509.Certificate,
-              key: ec.EllipticCurvePrivateKey | None = None) -> None:
-    path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    if key is not None:
-        path.with_suffix(".key").write_bytes(key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption()))
-
-
-def write_certificates(folder: Path) -> None:
-    """ca.pem, and server.pem/.key and client.pem/.key that it signed."""
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca = _certificate("curia docs CA", ca_key, None, ca_key)
-    write_pem(folder / "ca.pem", ca)
-    for name in ("server", "client"):
-        key = ec.generate_private_key(ec.SECP256R1())
-        write_pem(folder / f"{name}.pem", _certificate(f"curia docs {name}", key, ca, ca_key),
-                  key)
-
-
 @pytest.fixture(scope="module")
 def buf() -> str:
     found = find_buf()
@@ -179,7 +135,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The examples' current folder: certificates, the operator credential, and `proto`
     (the schema of `--schema proto`)."""
     folder = tmp_path_factory.mktemp("api-doc")
-    write_certificates(folder)
+    make_pki(folder)  # ca.pem, server.pem/.key, client.pem/.key
     (folder / "operator.token").write_text(secrets.token_urlsafe(24) + "\n")
     (folder / "proto").symlink_to(REPO / "proto")
     return folder

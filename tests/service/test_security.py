@@ -4,33 +4,26 @@ that cannot be reused for another decision, and reflection under both names."""
 
 from __future__ import annotations
 
-import contextlib
-import datetime
-import ipaddress
 import os
 import stat
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 import pytest
 import redis
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from grpc_reflection.v1alpha import reflection_pb2
 
-from client.channels import ClientSecurity, ServerTls
+from client.channels import ClientSecurity
 from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from service.access import AccessPolicy, CreateRateLimit, peer_host
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer, ServerRules
 from tests.node_bots import node_bot_folder
+from tests.pki import Pki, tls_server
 from tests.servers import REPO, ServiceProcess
 from tests.service.gameplay import new_game
 from tests.timing import wait_until
@@ -38,75 +31,11 @@ from tests.timing import wait_until
 GAME, VARIANT = "municipium", "classic"
 
 
-# -- certificates made at test time -------------------------------------------------------
-@dataclass(frozen=True)
-class Pki:
-    """A CA, a server certificate for localhost/127.0.0.1 and a client certificate."""
-
-    folder: Path
-
-    def path(self, name: str) -> Path:
-        return self.folder / name
-
-
-def _key() -> ec.EllipticCurvePrivateKey:
-    return ec.generate_private_key(ec.SECP256R1())
-
-
-def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption())
-
-
-def _certificate(subject: str, key: ec.EllipticCurvePrivateKey,
-                 issuer: x509.Certificate | None, issuer_key: ec.EllipticCurvePrivateKey,
-                 ca: bool) -> x509.Certificate:
-    now = datetime.datetime.now(datetime.UTC)
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)])
-    builder = (x509.CertificateBuilder().subject_name(name)
-               .issuer_name(issuer.subject if issuer else name)
-               .public_key(key.public_key()).serial_number(x509.random_serial_number())
-               .not_valid_before(now - datetime.timedelta(minutes=5))
-               .not_valid_after(now + datetime.timedelta(days=1))
-               .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
-    if not ca:
-        builder = builder.add_extension(x509.SubjectAlternativeName(
-            [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False)
-    return builder.sign(issuer_key, hashes.SHA256())
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
-    folder = tmp_path_factory.mktemp("pki")
-    ca_key = _key()
-    ca = _certificate("curia test CA", ca_key, None, ca_key, ca=True)
-    (folder / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
-    for name in ("server", "client"):
-        key = _key()
-        cert = _certificate(f"curia test {name}", key, ca, ca_key, ca=False)
-        (folder / f"{name}.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-        (folder / f"{name}.key").write_bytes(_pem_key(key))
-    return Pki(folder)
-
-
 def tls_client(address: str, pki: Pki, *, client_cert: bool = False) -> CuriaClient:
     return CuriaClient(address, timeout=5, security=ClientSecurity(
         ca=pki.path("ca.pem").read_bytes(),
         cert=pki.path("client.pem").read_bytes() if client_cert else None,
         key=pki.path("client.key").read_bytes() if client_cert else None))
-
-
-@contextlib.contextmanager
-def tls_server(redis_url: str, pki: Pki, *, mutual: bool = False) -> Iterator[str]:
-    """A TLS server (asking for client certificates if `mutual`): its address."""
-    server = BackgroundServer(redis_url, tls=ServerTls.from_files(
-        str(pki.path("server.pem")), str(pki.path("server.key")),
-        str(pki.path("ca.pem")) if mutual else None))
-    try:
-        yield f"localhost:{server.start()}"
-    finally:
-        server.stop()
 
 
 def refused(call: object) -> grpc.RpcError:
