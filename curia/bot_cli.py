@@ -4,6 +4,7 @@ league over its bot key (hosting.connect; docs/league.md, "Connect a stdio bot")
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import sys
@@ -53,6 +54,10 @@ def add_bot(subparsers: Any) -> None:
         "--seed", type=int, default=0,
         help="each game's CURIA_BOT_SEED is derived from it and the game's id "
              "(default 0)")
+    connect_parser.add_argument(
+        "--bot-version", default=None, metavar="NAME",
+        help="your name for the bot's version (default: the manifest's `version`); a "
+             "name the league has not seen for this bot starts a new ladder entry")
     connect_parser.set_defaults(run=run_connect, parser=connect_parser)
 
 
@@ -71,6 +76,8 @@ def run_connect(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"curia bot connect: {error}", file=sys.stderr)
         return 2
+    if args.bot_version is not None:
+        program = dataclasses.replace(program, version=args.bot_version)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(threadName)s: %(message)s")
     return connect(args.server, key, program, concurrency=args.concurrency,
@@ -91,4 +98,5 @@ def read_program(words: list[str]) -> Program:
         build_bot(manifest, sys.stdout)
     command = tuple(sys.executable if word == "{python}" else word
                     for word in manifest.command)
-    return Program(command, manifest.workdir, manifest.limits, manifest.name)
+    return Program(command, manifest.workdir, manifest.limits, manifest.name,
+                   manifest.version)

@@ -65,6 +65,8 @@ class Program:
     cwd: Path | None = None
     limits: Limits = NO_LIMITS
     name: str = "stdio bot"
+    #: its version's name, for the league (PlayHello.version; "": none)
+    version: str = ""
 
 
 # ---------------------------------------------------------------------------------------
@@ -225,7 +227,8 @@ class Connector:
         """Play until stopped; the exit status (0; 1 if the key is refused; 130 after a
         second Ctrl-C)."""
         hello = pb.PlayHello(concurrency=self.concurrency, observation_encoding=JSON_ONLY,
-                             client=f"{self.program.name} (curia bot connect)")
+                             client=f"{self.program.name} (curia bot connect)",
+                             version=self.program.version)
         with PlayStream(self.server, self.key, hello, self.inbox.put,
                         give_up_s=math.inf) as stream:
             try:

@@ -53,7 +53,7 @@ Schema = Mapping[str, Kind]
 
 MANIFEST_FILE: Schema = {"name": TEXT, "language": TEXT, "protocol": TEXT, "command": WORDS,
                          "workdir": TEXT, "build": WORDS, "games": WORDS, "limits": TABLE,
-                         "sandbox": BOOLEAN}
+                         "sandbox": BOOLEAN, "version": TEXT}
 LIMITS: Schema = {"memory_mb": INTEGER, "cpu_seconds": INTEGER, "processes": INTEGER,
                   "disk_mb": INTEGER}
 
@@ -121,6 +121,9 @@ class BotManifest:
     #: False: the author asks to run unsandboxed (a trusted local bot); the tournament's
     #: `sandbox` mode decides whether that is allowed (hosting.sandbox).
     sandbox: bool = True
+    #: The bot's own name for its version (e.g. "2.1"): a league's ladder starts a new
+    #: entry when it changes (`curia bot connect` sends it; docs/league.md, "Versions").
+    version: str = ""
 
     @classmethod
     def load(cls, path: str | Path) -> BotManifest:
@@ -147,7 +150,7 @@ class BotManifest:
                 limits=read_limits(limits),
                 path=path,
                 games=tuple(one_of(g, games.GAMES, "game") for g in data.get("games", ())),
-                sandbox=data.get("sandbox", True))
+                sandbox=data.get("sandbox", True), version=data.get("version", ""))
         except ConfigError as error:
             raise ConfigError(f"{where}: {error}") from None
 

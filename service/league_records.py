@@ -312,7 +312,8 @@ class BotAccount:
 
 #: The fields of a bot's entry a page may show (never its key's hash, nor where a hosted
 #: bot's manifest is on the workers).
-PUBLIC_ENTRY_FIELDS = ("status", "owner", "added_ms", "version", "version_ms")
+PUBLIC_ENTRY_FIELDS = ("status", "owner", "added_ms", "version", "version_ms",
+                       "version_label")
 
 
 @dataclass
@@ -329,6 +330,8 @@ class BotEntry:
     """Its current version (`curia league new-version`): each its own ladder entry."""
     version_ms: int = 0
     """When its current version began (0: the first, when it was added)."""
+    version_label: str = ""
+    """The name its current version was given (PlayHello.version; "": none yet)."""
 
     @property
     def hosted(self) -> bool:
@@ -341,13 +344,16 @@ class BotEntry:
     def public(self) -> dict[str, Any]:
         """What a page may show (an allow-list: a field added later stays private until
         named in PUBLIC_ENTRY_FIELDS)."""
-        shown = {name: getattr(self, name) for name in PUBLIC_ENTRY_FIELDS}
+        shown = {name: getattr(self, name) for name in PUBLIC_ENTRY_FIELDS
+                 if name != "version_label" or self.version_label}
         return {**shown, "hosted": self.hosted}
 
     def to_json(self) -> dict[str, Any]:
         stored = asdict(self)
         if self.version == 1:  # a bot never versioned is stored as before versions
             del stored["version"], stored["version_ms"]
+        if not self.version_label:
+            del stored["version_label"]
         return stored
 
     def dumps(self) -> str:
@@ -360,7 +366,8 @@ class BotEntry:
                    added_ms=fields.integer("added_ms", 0), owner=fields.string("owner", ""),
                    manifest=fields.string("manifest", ""),
                    version=fields.integer("version", 1),
-                   version_ms=fields.integer("version_ms", 0))
+                   version_ms=fields.integer("version_ms", 0),
+                   version_label=fields.string("version_label", ""))
 
 
 def rated_name(bot: str, version: int) -> str:

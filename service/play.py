@@ -25,14 +25,17 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
+from redis.exceptions import WatchError
 
 from curia_api.v1 import game_service_pb2 as pb
 from service.errors import Refused, ServiceError, invalid, refused
 from service.keeper import GameKeeper
 from service.league_records import (
     BotAccount,
+    BotEntry,
     HistoryEntry,
     LiveTable,
+    hash_field,
     league_key,
     seats_key,
     text,
@@ -148,7 +151,38 @@ class PlayStream:
             if hello.client:
                 pipe.hset(self.key("clients"), bot, hello.client[:80])
             await pipe.execute()
+        if hello.version:
+            await self._take_version(hello.version)
         return granted
+
+    async def _take_version(self, name: str) -> None:
+        """PlayHello.version: names the bot's current version if it has no name yet;
+        another name starts its next version (`curia league new-version`'s change)."""
+        if len(name) > 40 or not name.isprintable():
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument",
+                               "PlayHello.version: at most 40 printable characters")
+        key, bot = self.key("bots"), self.account.bot
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.hget(key, bot)
+                    if raw is None:
+                        return
+                    entry = BotEntry.from_json(hash_field(key, bot), raw)
+                    if entry.version_label == name:
+                        return
+                    if entry.version_label:
+                        entry.version, entry.version_ms = entry.version + 1, now_ms()
+                        log.info("play: a new version", extra={
+                            "bot": bot, "version": entry.version, "label": name})
+                    entry.version_label = name
+                    pipe.multi()
+                    pipe.hset(key, bot, entry.dumps())
+                    await pipe.execute()
+                    return
+                except WatchError:
+                    continue
 
     async def _concurrency(self, asked: int) -> int:
         conf = await self.redis.hmget(self.key("conf"), "concurrency", "max_concurrency")

@@ -500,18 +500,20 @@ class PlayRequest(_message.Message):
     def __init__(self, hello: _Optional[_Union[PlayHello, _Mapping]] = ..., decision: _Optional[_Union[PlayDecision, _Mapping]] = ..., resign: _Optional[_Union[PlayResign, _Mapping]] = ...) -> None: ...
 
 class PlayHello(_message.Message):
-    __slots__ = ("concurrency", "opponent_decisions", "client", "observation_encoding", "game_id")
+    __slots__ = ("concurrency", "opponent_decisions", "client", "observation_encoding", "game_id", "version")
     CONCURRENCY_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_DECISIONS_FIELD_NUMBER: _ClassVar[int]
     CLIENT_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     concurrency: int
     opponent_decisions: bool
     client: str
     observation_encoding: ObservationEncoding
     game_id: str
-    def __init__(self, concurrency: _Optional[int] = ..., opponent_decisions: _Optional[bool] = ..., client: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., game_id: _Optional[str] = ...) -> None: ...
+    version: str
+    def __init__(self, concurrency: _Optional[int] = ..., opponent_decisions: _Optional[bool] = ..., client: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., game_id: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
 
 class PlayDecision(_message.Message):
     __slots__ = ("game_id", "decision", "expected_version", "request_id", "expected_lineage")

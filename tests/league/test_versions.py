@@ -5,10 +5,15 @@ new game and keep their pages."""
 from __future__ import annotations
 
 import asyncio
+import queue
+import shutil
+from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis as AsyncRedis
 
+from client.play import PlayError, PlayStream, StreamRefused
+from curia.bot_cli import read_program
 from curia_api.v1 import game_service_pb2 as pb
 from league.agent import LeagueAgent
 from league.ladder import ladder
@@ -16,6 +21,8 @@ from service.league_records import LeagueError, league_key, seats_key
 from service.leagues import LeagueReader
 from service.store import now_ms
 from tests.leagues import World, new_league
+from tests.servers import REPO
+from tests.timing import patient
 
 
 def online(world: World, league: str, *bots: str) -> None:
@@ -80,3 +87,43 @@ def test_a_new_version_of_an_unknown_bot_is_refused(world: World) -> None:
     league = new_league(world, seats=2).name
     with pytest.raises(LeagueError, match="no bot 'nobody'"):
         world.leagues.new_version(league, "nobody")
+
+
+def hello_with_version(world: World, key: str, version: str) -> pb.PlayResponse | PlayError:
+    """Open the bot's Play stream with a hello naming `version`: its first message (the
+    welcome), or why it was refused."""
+    received: queue.Queue[pb.PlayResponse | PlayError] = queue.Queue()
+    hello = pb.PlayHello(concurrency=1, client="test", version=version)
+    with PlayStream(world.target, key, hello, received.put, give_up_s=patient(10)):
+        return received.get(timeout=patient(30))
+
+
+def test_the_hello_names_a_version_and_a_new_name_starts_the_next(world: World) -> None:
+    league = new_league(world, seats=2).name
+    key = world.leagues.add_bot(league, "cal")
+    assert hello_with_version(world, key, "1.0").WhichOneof("kind") == "welcome"
+    entry = world.leagues.entry(league, "cal")
+    assert (entry.version, entry.version_label) == (1, "1.0")  # named, not a new entry
+    hello_with_version(world, key, "1.0")
+    assert world.leagues.entry(league, "cal").version == 1  # the same name: no change
+    hello_with_version(world, key, "2.0")
+    entry = world.leagues.entry(league, "cal")
+    assert (entry.version, entry.version_label) == (2, "2.0")
+    assert entry.rated_as("cal") == "cal@2"
+
+
+def test_a_version_name_too_long_is_refused_and_changes_nothing(world: World) -> None:
+    league = new_league(world, seats=2).name
+    key = world.leagues.add_bot(league, "dee")
+    refused = hello_with_version(world, key, "v" * 41)
+    assert isinstance(refused, StreamRefused) and "40 printable" in str(refused), refused
+    entry = world.leagues.entry(league, "dee")
+    assert (entry.version, entry.version_label) == (1, "")
+
+
+def test_a_manifest_names_the_version_curia_bot_connect_sends(tmp_path: Path) -> None:
+    folder = tmp_path / "kit"
+    shutil.copytree(REPO / "bots" / "starters" / "python", folder)
+    manifest = folder / "bot.toml"
+    manifest.write_text('version = "3.1"\n' + manifest.read_text())
+    assert read_program([str(folder)]).version == "3.1"
