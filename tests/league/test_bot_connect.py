@@ -184,8 +184,11 @@ def test_a_second_ctrl_c_resigns_the_games_in_progress(
         world: World, agent: LeagueAgent, tmp_path: Path) -> None:
     league = new_league(world, decision_ms=20_000).name
     key = world.leagues.add_bot(league, "hasty")
-    silent = tmp_path / "silent.py"  # never answers: the game waits on it
-    silent.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    silent = tmp_path / "silent.py"  # never answers: the game waits on it; says what
+    silent.write_text("import os, sys\n"  # of the key it can see (nothing)
+                      "print('key in env:', 'CURIA_BOT_KEY' in os.environ, file=sys.stderr,"
+                      " flush=True)\n"
+                      "for line in sys.stdin:\n    pass\n")
     with opponent(world, league):
         connected = Connected(world, key, "--", sys.executable, str(silent))
         try:
@@ -199,6 +202,7 @@ def test_a_second_ctrl_c_resigns_the_games_in_progress(
         settings = world.leagues.settings(league)
         wait_until(lambda: agent.tend(settings) or results_of(world, league, "hasty"), 30,
                    message="the resigned game's result")
+    assert "key in env: False" in connected.stderr, connected.stderr  # never the bot's
     played = results_of(world, league, "hasty")
     assert len(played) == 1
     seat = played[0]["seating"].index("hasty")  # type: ignore[attr-defined]
