@@ -128,6 +128,8 @@ class Standing:
     #: The figures the game ranks by, most important first.
     figures: tuple[tuple[str, object], ...]
     forfeited: bool = False
+    #: Why it forfeited (SeatScore.forfeit_reason: "time", a resignation's words); "".
+    forfeit_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,7 @@ def final_of_view(view: pb.View, *, options: JSON,
                     tuple(dict(pairs) for pairs in figures), view.result.reason)
     standings = tuple(
         Standing(names[score.seat], players[score.seat] if players else "", pairs,
-                 score.forfeited)
+                 score.forfeited, score.forfeit_reason)
         for score, pairs in zip(scores, figures, strict=True))
     return FinalResult(end_sentence(view.game, result, options), result.ranking, standings,
                        view.turn, view.version, turn_unit(view.game))
@@ -213,7 +215,10 @@ def _standing_line(rank: str, standing: Standing, with_players: bool) -> str:
     player = f" {standing.player:<7}" if with_players else ""
     figures = ", ".join(f"{name.replace('_and_', '+').replace('_', ' ')} {value}"
                         for name, value in standing.figures)
-    lost = "  (forfeited)" if standing.forfeited else ""
+    lost = ""
+    if standing.forfeited:
+        why = standing.forfeit_reason[:80]
+        lost = f"  (forfeited: {why})" if why else "  (forfeited)"
     return f"  {rank} {standing.name:<7}{player} {figures}{lost}"
 
 

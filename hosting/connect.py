@@ -211,6 +211,8 @@ class Connector:
         self.out = out
         self.inbox: queue.Queue[pb.PlayResponse | PlayError] = queue.Queue()
         self.running: dict[str, Running] = {}
+        #: the bridges of games over, still telling their bot (joined before exiting)
+        self.finishing: list[threading.Thread] = []
         self.tally = Tally()
         self.interrupts = 0  # Ctrl-C (1: no new games; 2: resign and go)
         self.draining = False
@@ -235,6 +237,8 @@ class Connector:
                 return self._loop(stream)
             finally:
                 self._quit_all("curia bot connect stopped")
+                for thread in self.finishing:
+                    thread.join(timeout=QUIT_SECONDS)
                 if self.shared is not None:
                     self.shared.stop()
 
@@ -318,8 +322,10 @@ class Connector:
                  f"{'' if started.rated else ' (unrated)'}")
 
     def _ended(self, ended: pb.PlayGameEnded, running: Running) -> None:
-        running.thread.join(timeout=QUIT_SECONDS + running.bridge.grace)
+        """The game's end, counted; its bridge finishes on its own (tells the bot, waits
+        for it to exit) while the other games go on."""
         del self.running[ended.game_id]
+        self.finishing.append(running.thread)
         self.tally.add(ended)
         if running.standing is not None:
             self.tally.standing = running.standing

@@ -17,6 +17,7 @@ from curia.remote import seat_bot
 from curia_api.v1 import game_service_pb2 as pb
 from service.http_gateway import BackgroundGateway, Gateway
 from service.redis_server import free_port
+from service.web.frames import live_frame
 from tests.web.conftest import screenshot
 
 BOTS = ("random", "greedy")
@@ -93,6 +94,20 @@ def test_the_viewer_names_the_players_a_game_was_created_with(
     assert f"{names[0]}=ann, {names[1]}=bob@2" in page.locator("header").inner_text()
     winner = ("ann", "bob@2")[record.result.ranking[0].seats[0]]
     assert winner in first_line_of_result(page), page.locator("#result-text").inner_text()
+
+
+def test_a_finished_games_frame_names_players_and_each_forfeits_reason() -> None:
+    """The viewer's result (frames.live_frame of the final view): the bots by seat, and why
+    a seat forfeited."""
+    view = pb.View(game="leges", variant="standard", status=pb.GAME_STATUS_FINISHED,
+                   seat_names=["seat 0", "seat 1"], players=["ann", "bob"], version=40,
+                   result=pb.GameResult(reason="seasons", ranking=[
+                       pb.RankGroup(seats=[0]), pb.RankGroup(seats=[1])], scores=[
+                       pb.SeatScore(seat=0, rank=1),
+                       pb.SeatScore(seat=1, rank=2, forfeited=True, forfeit_reason="time")]))
+    lines = live_frame(pb.WatchGameResponse(view=view, version=40))["result"]
+    assert any("seat 0" in line and "ann" in line for line in lines), lines
+    assert any("bob" in line and "(forfeited: time)" in line for line in lines), lines
 
 
 def test_a_late_spectator_is_told_it_is_catching_up(live_server: tuple[str, str],
