@@ -104,7 +104,10 @@ def tend_until_exit(connected: Connected, world: World, agent: LeagueAgent, leag
         assert time.monotonic() < deadline, (connected.output(), connected.stderr)
         agent.tend(settings)
         time.sleep(0.05)
-    agent.tend(settings)  # the last result recorded
+    bot = connected.output().partition(" as ")[2].split(" ", 1)[0]
+    ended = connected.output().count(" over: ")
+    wait_until(lambda: agent.tend(settings) or len(results_of(world, league, bot)) >= ended,
+               30, message="the results of the games it saw end")
     return connected.process.returncode
 
 
