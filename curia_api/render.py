@@ -192,9 +192,9 @@ def turn_unit(game: str) -> str:
     return descriptor.turn_unit if descriptor is not None else "turns"
 
 
-def result_lines(final: FinalResult | None) -> list[str]:
-    """The end sentence, the ranking (ties share a rank, marked '='), each seat's figures,
-    and the game's length."""
+def result_lines(final: FinalResult | None, *, reasons: bool = False) -> list[str]:
+    """The end sentence, the ranking (ties share a rank, marked '='), each seat's figures
+    (with why a seat forfeited, if `reasons`), and the game's length."""
     if final is None:
         return ["the game did not finish"]
     lines = [f"result: {final.reason}"]
@@ -203,7 +203,7 @@ def result_lines(final: FinalResult | None) -> list[str]:
     for group in final.ranking:
         mark = "=" if len(group) > 1 else "."
         for seat in group:
-            lines.append(_standing_line(f"{place}{mark}", final.standings[seat],
+            lines.append(_standing_line(f"{place}{mark}", final.standings[seat], reasons,
                                         with_players))
         place += len(group)
     turns = f"{final.turns} {final.turn_unit}, " if final.turns else ""
@@ -211,13 +211,13 @@ def result_lines(final: FinalResult | None) -> list[str]:
     return lines
 
 
-def _standing_line(rank: str, standing: Standing, with_players: bool) -> str:
+def _standing_line(rank: str, standing: Standing, reasons: bool, with_players: bool) -> str:
     player = f" {standing.player:<7}" if with_players else ""
     figures = ", ".join(f"{name.replace('_and_', '+').replace('_', ' ')} {value}"
                         for name, value in standing.figures)
     lost = ""
     if standing.forfeited:
-        why = standing.forfeit_reason[:80]
+        why = standing.forfeit_reason[:80] if reasons else ""
         lost = f"  (forfeited: {why})" if why else "  (forfeited)"
     return f"  {rank} {standing.name:<7}{player} {figures}{lost}"
 

@@ -83,8 +83,9 @@ def frame(*, version: int, turn: int, game: str, observation: JSON, decision: st
 
 
 def final_lines(final: FinalResult | None) -> list[str] | None:
-    """The CLI's result lines (end sentence, ranking with figures, length), or None."""
-    return result_lines(final) if final is not None else None
+    """The CLI's result lines (end sentence, ranking with figures, length), each forfeit
+    with its reason, or None."""
+    return result_lines(final, reasons=True) if final is not None else None
 
 
 # ---------------------------------------------------------------------------------------
