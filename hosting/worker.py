@@ -17,7 +17,9 @@ run's), at least `TAKEOVER_FLOOR_MS`: a seat is taken over before its decision c
 out. A worker adopts a dead worker's jobs whether or not it has a free slot (its slots
 bound only the new jobs it reads). A bot that exits before its game ends forfeits its
 seat; one that exits with code 0 (as a bot does that saw the end of a game a rollback of
-the store then un-ended) is first started again for it, `CLEAN_EXIT_RESTARTS` times.
+the store then un-ended) is first started again for it, `CLEAN_EXIT_RESTARTS` times. A
+seat of a league game the league no longer knows (neither live nor recorded: the store
+rolled back to between the game's creation and its noting) is resigned and its slot freed.
 Results are the league agent's to record (exactly once): a worker only plays.
 
 Every `HEARTBEAT_S` a worker publishes its heartbeat: its name in the ZSET
@@ -61,6 +63,7 @@ from service.league_records import (
     RecordError,
     WorkerBeat,
     jobs_key,
+    league_key,
     text,
     worker_key,
 )
@@ -91,6 +94,8 @@ CLEAN_EXIT_RESTARTS = 2
 ADOPT_AT_ONCE = 16
 #: Seconds a worker's hash (worker_key) outlives its last heartbeat.
 WORKER_TTL_S = 5
+#: A seat's resign reason when its league no longer knows its game (`Worker._forgotten`).
+FORGOTTEN = "the league has no record of this game (the store rolled back): seat dropped"
 #: Seconds a bot has, once its game is over, to see the end and exit by itself.
 EXIT_GRACE_S = 5.0
 #: Seconds after a failed build before a worker tries that bot's build again.
@@ -181,6 +186,8 @@ class Worker:
     #: jobs taken whose bot is being built
     building: dict[str, Job] = field(default_factory=dict)
     builds: BotBuilds = field(default_factory=BotBuilds)
+    #: each league's job stream, with the league's name (refreshed at every look)
+    leagues_by_stream: dict[str, str] = field(default_factory=dict)
     renewed: float = 0.0
     beaten: float = 0.0
 
@@ -244,7 +251,8 @@ class Worker:
         live tournament run's (the keys of runs whose arena died are deleted)."""
         leagues = Leagues(self.redis)
         found = []
-        for league in leagues.names():
+        self.leagues_by_stream = {jobs_key(league): league for league in leagues.names()}
+        for league in self.leagues_by_stream.values():
             try:
                 decision_ms = leagues.settings(league).decision_ms
             except (LeagueError, RecordError):
@@ -344,7 +352,13 @@ class Worker:
         before the end."""
         for entry, running in list(self.running.items()):
             job = running.job
-            if not self._over(job):
+            over = self._over(job)
+            if not over and self._forgotten(job):
+                log.warning("worker %s: league game %s is neither live nor recorded (the "
+                            "store rolled back to before it was noted): seat %d dropped",
+                            self.name, job.game_id, job.seat)
+                self._resign(job, FORGOTTEN)
+            elif not over:
                 if running.bot.exit_code() is None:
                     continue
                 if running.bot.exited_cleanly() and running.restarts < CLEAN_EXIT_RESTARTS:
@@ -397,6 +411,19 @@ class Worker:
                 return True
             raise
         return bool(view.status == pb.GAME_STATUS_FINISHED)
+
+    def _forgotten(self, job: Job) -> bool:
+        """Whether the league no longer knows a league job's game: neither live nor
+        recorded. A rollback of the store to between the game's creation and the agent's
+        noting of it (its live table and its jobs, written at once) leaves the game waiting
+        for ever with nobody to end it: its seat is not worth a slot."""
+        league = self.leagues_by_stream.get(job.stream)
+        if job.run or league is None:
+            return False
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hexists(league_key(league, "live"), job.game_id)
+        pipe.sismember(league_key(league, "rated"), job.game_id)
+        return not any(pipe.execute())
 
     def _cannot_start(self, job: Job, error: Exception) -> None:
         log.warning("worker: bot %s cannot start: %s", job.bot, error)

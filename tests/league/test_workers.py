@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from client.unary import CuriaClient
-from hosting.worker import CLEAN_EXIT_RESTARTS, GROUP, Worker, jobs_key
+from curia_api.v1 import game_service_pb2 as pb
+from hosting.worker import CLEAN_EXIT_RESTARTS, GROUP, Worker, jobs_key, queue_league_job
 from league.agent import LeagueAgent
 from tests.leagues import World, new_league
 from tests.timing import patient, wait_until
@@ -168,3 +169,32 @@ def test_a_bot_that_exits_cleanly_before_the_end_is_started_again_then_forfeits(
     assert "exited with code 0" in result["reasons"][str(quitter)]
     again = [r for r in caplog.records if "started again" in r.getMessage()]
     assert len(again) == CLEAN_EXIT_RESTARTS
+
+
+def test_a_seat_of_a_game_the_league_does_not_know_is_dropped(
+        world: World, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A rollback of the store to between a game's creation and the agent's noting of it
+    (its live table and its jobs, written at once) leaves a game that waits for ever, no
+    league record of it, and a worker still playing its seat (fresh-clone run 5 of stop
+    39: the worker's slot never came free). The worker resigns that seat and frees the
+    slot; seats of the league's own games are played as before (the tests above)."""
+    league = new_league(world, max_games=1, decision_ms=20_000)
+    client = CuriaClient(world.target)
+    created = client.create_game(league.game, league.variant, league.seats,
+                                 decision_ms=20_000, wait_for_players=True)
+    token = {seat.seat: seat.token for seat in created.seats}[0]
+    queue_league_job(world.redis, league.name, created.game_id, 0, "random", RANDOM, token)
+    with caplog.at_level(logging.WARNING, logger="curia.league.worker"):
+        worker, stop, thread = start_worker(world, tmp_path / "logs")
+        try:
+            wait_until(lambda: not world.redis.xlen(jobs_key(league.name)), 30.0,
+                       message="the seat of the unknown game dropped")
+            wait_until(lambda: not worker.running, 10.0, message="the worker's slot free")
+        finally:
+            stop.set()
+            thread.join(timeout=30)
+    assert any("neither live nor recorded" in record.getMessage()
+               for record in caplog.records)
+    view = client.view(created.game_id)
+    assert view.status == pb.GAME_STATUS_WAITING_FOR_SEATS  # seat 1 never came
+    assert list(view.forfeited_seats) == [0]  # the dropped seat resigned
