@@ -6,16 +6,16 @@ the ratings: the ladder fit's robust one when the agent has it (`Knowledge.covar
 else the pairwise model's, the inverse of I = prior + Σ over pairs of n_ij·w_ij·
 (e_i - e_j)(e_i - e_j)ᵀ (n_ij: the pairwise results between bots i and j so far; w_ij =
 p_ij(1 - p_ij), p_ij the chance that i finishes ahead of j at the current ratings). One more
-result between i and j lowers bot m's variance by w·(C u)_m² / (1 + w·uᵀC u), u = e_i - e_j
-(Sherman–Morrison). A pair's `gain` sums these reductions weighted by each bot's variance,
-so the widest intervals count most; a table's gain is the sum of its pairs'.
+game of a table adds one result of each of its pairs: the variances after it follow from C
+by the Woodbury identity (`_Model.variances_after`). A table's `cost` is Σ_m var_m⁸ after
+its game: a smooth stand-in for the widest interval (the ladder's precision is its widest
+interval), which still weighs the others so that the order comes right early too.
 
 The free bot whose rating is least certain is seated first (a newcomer at once); each
-further seat goes to the free bot that adds the most gain with those seated. So a table is
+further seat goes to the free bot whose seat makes the table's cost least. So a table is
 chosen whenever `seats` bots are free: the matchmaking never idles. The same table may come
-again while it is still the most informative one (its gain falls with every result it
-adds). Seats are shuffled. Between two fits (several tables started in one tick),
-`Knowledge.after` counts the tables already started.
+again while it is still the most informative one. Seats are shuffled. Between two fits
+(several tables started in one tick), `Knowledge.after` counts the tables already started.
 
 benchmarks/league_sim.py measures it against round robin and random tables.
 """
@@ -94,13 +94,14 @@ def next_table(candidates: Sequence[Candidate], seats: int, rng: random.Random,
     table = [first.bot]
     while len(table) < seats:
         rest = [c.bot for c in candidates if c.bot not in table]
-        table.append(max(rest, key=lambda bot: (model.table_gain([*table, bot]), order[bot])))
+        table.append(min(rest, key=lambda bot: (model.cost([*table, bot]), -order[bot])))
     rng.shuffle(table)
     return tuple(table)
 
 
 class _Model:
-    """The ratings' covariance (nepers²) and each pair's gain (see the module)."""
+    """The ratings' covariance (nepers²) and what a table's game would leave of it (see
+    the module)."""
 
     def __init__(self, elo: dict[str, float], pairs: Mapping[Pair, int],
                  covariance: Mapping[Pair, float] | None = None) -> None:
@@ -118,7 +119,6 @@ class _Model:
                                for a in self.names]
         else:
             self.covariance = _centred(inverse(self._information(pairs)))
-        self._gains: dict[Pair, float] = {}
 
     @classmethod
     def of(cls, candidates: Iterable[Candidate], knowledge: Knowledge | None) -> _Model:
@@ -152,19 +152,25 @@ class _Model:
         i = self.index[bot]
         return self.covariance[i][i]
 
-    def gain(self, a: str, b: str) -> float:
-        """Variance-weighted reduction of the variances by one more result of a and b."""
-        key = (a, b) if a <= b else (b, a)
-        if key not in self._gains:
-            i, j, c = self.index[a], self.index[b], self.covariance
-            u = [row[i] - row[j] for row in c]  # C (e_i - e_j)
-            w = self._weight(a, b)
-            self._gains[key] = w * sum(c[m][m] * x * x for m, x in enumerate(u)) \
-                / (1 + w * (u[i] - u[j]))
-        return self._gains[key]
+    def variances_after(self, table: Sequence[str]) -> list[float]:
+        """Every bot's variance after one result of each pair of `table`: C' = C - C U
+        (W⁻¹ + Uᵀ C U)⁻¹ Uᵀ C, U's columns e_i - e_j, W the pairs' weights."""
+        c, index = self.covariance, self.index
+        pairs = [(index[a], index[b], self._weight(a, b))
+                 for a, b in combinations(table, 2) if a != b]
+        if not pairs:
+            return [c[m][m] for m in range(len(c))]
+        cu = [[row[i] - row[j] for i, j, _ in pairs] for row in c]  # C U
+        inner = [[cu[i][q] - cu[j][q] + (1.0 / w if p == q else 0.0)
+                  for q in range(len(pairs))] for p, (i, j, w) in enumerate(pairs)]
+        solved = inverse(inner)
+        return [c[m][m] - sum(x * sum(s_pq * y for s_pq, y in zip(row, cu[m], strict=True))
+                              for x, row in zip(cu[m], solved, strict=True))
+                for m in range(len(c))]
 
-    def table_gain(self, table: Sequence[str]) -> float:
-        return sum(self.gain(a, b) for a, b in combinations(table, 2) if a != b)
+    def cost(self, table: Sequence[str]) -> float:
+        """Σ var⁸ after the table's game (see the module)."""
+        return sum(max(v, 0.0) ** 8 for v in self.variances_after(table))
 
     def add(self, table: Sequence[str]) -> None:
         """The covariance after one result of each pair of `table` (rank-one updates)."""
@@ -178,7 +184,6 @@ class _Model:
             for m, um in enumerate(u):
                 for k, uk in enumerate(u):
                     c[m][k] -= scale * um * uk
-        self._gains.clear()
 
     def covariance_by_pair(self) -> dict[Pair, float]:
         return {(a, b): self.covariance[i][j] * ELO_PER_NEPER ** 2

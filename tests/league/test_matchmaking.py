@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from league.matchmaking import Candidate, Knowledge, next_table
+from league.matchmaking import Candidate, Knowledge, _Model, next_table
 
 
 def rated(*bots: tuple[str, float, float, int]) -> list[Candidate]:
@@ -83,3 +83,17 @@ def test_a_table_with_a_newcomer_is_counted_too() -> None:
     assert knowledge.pairs[("a", "new")] == 1 and knowledge.covariance is None
     free = [Candidate(bot) for bot in ("a", "b", "new", "c")]
     assert next_table(free, 2, random.Random(1), knowledge) is not None
+
+
+def test_the_variances_after_a_table_are_those_of_its_pairs_added_one_by_one() -> None:
+    """The Woodbury form the matchmaking weighs tables by equals one rank-one update per
+    pair of the table (Sherman–Morrison, as `Knowledge.after` counts started tables)."""
+    elo = {f"b{i}": 1350.0 + 50 * i for i in range(6)}
+    pairs = {("b0", "b1"): 3, ("b1", "b2"): 2, ("b2", "b3"): 4, ("b3", "b4"): 1,
+             ("b4", "b5"): 2, ("b0", "b5"): 1}
+    model = _Model(dict(elo), pairs)
+    table = ["b0", "b2", "b3", "b5"]
+    predicted = model.variances_after(table)
+    model.add(table)
+    assert predicted == pytest.approx([model.variance(bot) for bot in model.names], rel=1e-9)
+    assert model.cost(["b1", "b4"]) < sum(v ** 8 for v in predicted)  # a game only narrows
