@@ -252,7 +252,7 @@ class Connector:
                 stream.change_concurrency(0)
                 self.say(f"no new games; finishing the {len(self.running)} in progress "
                          f"(Ctrl-C again resigns them)" if self.interrupts else
-                         f"{self.max_games} games played: finishing the ones in progress")
+                         f"{self.max_games} games taken: finishing the ones in progress")
             if self.draining and not self.running:
                 self.say(f"stopped: {self.tally.line()}")
                 return 0
