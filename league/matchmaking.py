@@ -29,7 +29,7 @@ from itertools import combinations
 
 from ratings.bradley_terry import prior_curvature
 from ratings.elo import ELO_PER_NEPER
-from ratings.linalg import Matrix, inverse
+from ratings.linalg import Matrix, cholesky, cholesky_solve, inverse
 from service.league_records import LadderRow
 
 #: The interval half-width shown for a bot without a rating yet (Elo).
@@ -163,10 +163,9 @@ class _Model:
         cu = [[row[i] - row[j] for i, j, _ in pairs] for row in c]  # C U
         inner = [[cu[i][q] - cu[j][q] + (1.0 / w if p == q else 0.0)
                   for q in range(len(pairs))] for p, (i, j, w) in enumerate(pairs)]
-        solved = inverse(inner)
-        return [c[m][m] - sum(x * sum(s_pq * y for s_pq, y in zip(row, cu[m], strict=True))
-                              for x, row in zip(cu[m], solved, strict=True))
-                for m in range(len(c))]
+        low = cholesky(inner)  # (W⁻¹ + Uᵀ C U is positive definite)
+        return [c[m][m] - sum(x * y for x, y in zip(row, cholesky_solve(low, row), strict=True))
+                for m, row in enumerate(cu)]
 
     def cost(self, table: Sequence[str]) -> float:
         """Σ var⁸ after the table's game (see the module)."""

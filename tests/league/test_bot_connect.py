@@ -138,10 +138,10 @@ def test_a_starter_kit_joins_a_league_through_bot_connect_and_is_rated(
     rows = {row.bot: row for row in ladder(world.leagues.results(league), 10)}
     assert rows["starter"].games == len(played)
     assert not any(result["forfeits"] for result in played)
-    # one process of the kit per game, each with its own seed
-    seeds = re.findall(r"starter-python: seed (\d+)", connected.stderr)  # (the kits write
-    assert len(seeds) == len(played) and len(set(seeds)) == len(seeds), \
-        connected.stderr  # at once: their lines may run together)
+    # one process of the kit per game, each with its own seed (found by pattern: the kits
+    # write at once, so their lines may run together)
+    seeds = re.findall(r"starter-python: seed (\d+)", connected.stderr)
+    assert len(seeds) == len(played) and len(set(seeds)) == len(seeds), connected.stderr
 
 
 def test_one_process_plays_every_game(world: World, agent: LeagueAgent) -> None:
