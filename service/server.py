@@ -14,7 +14,7 @@ import json
 import logging
 import signal
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,6 +34,7 @@ from client.channels import ServerTls
 from curia_api.v1 import game_service_pb2 as pb
 from curia_api.v1 import game_service_pb2_grpc as pb_grpc
 from service.access import AccessPolicy, CreateRateLimit, peer_host
+from service.cancellation import for_certain
 from service.errors import REASON_KEY, Refused, ServiceError, invalid, refused
 from service.health import StoreOutage, follow_store
 from service.http_gateway import Gateway, start_gateway
@@ -122,27 +123,6 @@ async def send_all(messages: AsyncGenerator[Any, None], context: grpc.aio.Servic
             async for message in stream:
                 await context.write(message)
     await for_certain(write_all())
-
-
-#: Seconds between two cancels of a task that is still running (`for_certain`).
-CANCEL_AGAIN_S = 0.1
-
-
-async def for_certain(work: Coroutine[Any, Any, None]) -> None:
-    """Await `work` in a task of its own that ends for certain when the caller is
-    cancelled: it is cancelled again every CANCEL_AGAIN_S until it ends. (A library may
-    swallow a cancel: a cancel that reached redis-py's blocking XREAD came back as an
-    empty reply, and the cancelled WatchGame of an idle game then stayed open for ever.)"""
-    task = asyncio.ensure_future(work)
-    try:
-        await asyncio.shield(task)
-    except asyncio.CancelledError:
-        while not task.done():
-            task.cancel()
-            await asyncio.wait((task,), timeout=CANCEL_AGAIN_S)
-        if not task.cancelled():
-            task.exception()  # retrieved: the call is over, whatever the work raised
-        raise
 
 
 def malformed(request: MalformedRequest) -> ServiceError:

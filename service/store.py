@@ -66,9 +66,12 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 
+from service import cancellation
 from service.metrics import REDIS_SECONDS, series
 from service.redis_link import RedisLink, stream_rows
 from service.version_feed import VersionFeed, woken_within
+
+cancellation.install()  # a cancelled stream handler must stay cancelled (Python 3.11)
 
 log = logging.getLogger("curia.service")
 

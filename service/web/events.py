@@ -1,8 +1,8 @@
 """A game's live stream, `GET /games/ID/events`: Server-Sent Events of exactly what a
 gRPC spectator gets (the keeper's WatchGame with no seat token), one frame per version
 from Last-Event-ID on, then "end"; a `: ping` comment every `ping_interval` seconds. The
-stream ends when its client goes (aiohttp cancels the handler as the connection closes)
-or a write fails; its slot is free again at once."""
+stream ends when its client goes (aiohttp cancels the handler as the connection closes;
+`for_certain` sees the cancel through) or a write fails; its slot is free again at once."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from curia_api.v1 import game_service_pb2 as pb
+from service.cancellation import for_certain
 from service.errors import ServiceError
 from service.keeper import GameKeeper
 from service.web.answers import headers, message_page, web_response
@@ -64,8 +65,8 @@ async def stream(request: web.BaseRequest, keeper: GameKeeper, game_id: str,
     response.force_close()
     await response.prepare(request)
     if request.method != "HEAD":
-        await first_done(send_frames(response, keeper, game_id, after),
-                         send_pings(response, ping_interval))
+        await for_certain(first_done(send_frames(response, keeper, game_id, after),
+                                     send_pings(response, ping_interval)))
     return response
 
 

@@ -104,8 +104,16 @@ def test_closed_streams_free_their_slots_promptly(web: tuple[str, int]) -> None:
     with open_streams(port, game_id, sources) as statuses:
         assert statuses == [200] * STREAMS
         assert stream_status(port, game_id, "127.0.0.20") == 503, "the global cap holds"
-    wait_until(lambda: stream_status(port, game_id, "127.0.0.21") == 200, timeout=5,
-               interval=0.2, message="a free stream slot after 64 spectators left")
+    wait_until(lambda: all_slots_free(port, game_id, sources), timeout=5, interval=0.2,
+               message="every stream slot free after 64 spectators left")
+
+
+def all_slots_free(port: int, game_id: str, sources: list[str]) -> bool:
+    """Whether STREAMS spectators can watch at once (they leave again at once). (The
+    service's first streams, read before its version feed is live, once kept all but a
+    few slots for good: a cancel lost in redis-py's send on Python 3.11.)"""
+    with open_streams(port, game_id, sources) as statuses:
+        return statuses == [200] * STREAMS
 
 
 def test_open_and_close_in_a_row_never_locks_out(web: tuple[str, int]) -> None:
