@@ -7,9 +7,10 @@ Redis GET and SET of 2 KB per call) is the ceiling of the stack; the full servic
 by `curia loadtest`'s players (views without the observation; GetView only when another
 seat must decide next), on Session streams, then with unary calls, then as the shipped
 bots played before Play (a player per seat following WatchGame, submitting with unary
-calls), then as the shipped bots play (one Play stream per bot carrying all its games:
-benchmarks/play_driver.py; the league agent that matches them runs as a process of its
-own, its CPU reported apart).
+calls), then as the shipped bots play (one Play stream per bot carrying all its games,
+each turn with its JSON observation: benchmarks/play_driver.py; the league agent that
+matches them runs as a process of its own, its CPU reported apart), and the same without
+observations. A child that ignores SIGTERM is killed after STOP_GRACE_S.
 
     python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
 """
@@ -40,6 +41,18 @@ from curia_api.v1 import game_service_pb2 as pb  # noqa: E402
 from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
+#: Seconds a child has to end after SIGTERM before it is killed.
+STOP_GRACE_S = 15.0
+#: The paths measured: (name, how): how is "session", "unary", "watch", or the Play
+#: stream's observation encoding.
+PATHS: tuple[tuple[str, Any], ...] = (
+    ("Session streams", "session"),
+    ("unary calls", "unary"),
+    ("WatchGame per seat, unary decisions", "watch"),
+    ("bots' path: one Play stream per bot, JSON observations",
+     pb.OBSERVATION_ENCODING_JSON),
+    ("one Play stream per bot, no observations", pb.OBSERVATION_ENCODING_NONE),
+)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -60,8 +73,18 @@ def server(command: list[str], port: int, env: dict[str, str] | None = None
         time.sleep(0.3)
         yield process.pid
     finally:
-        process.terminate()
-        process.wait(timeout=15)
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if the process has not ended within STOP_GRACE_S: a child
+    that ignores SIGTERM neither stops the benchmark nor outlives it."""
+    process.terminate()
+    try:
+        process.wait(timeout=STOP_GRACE_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def measure_bare(redis_url: str, seconds: float, concurrency: int, link: bool = False
@@ -139,8 +162,7 @@ def agent_process(target: str, redis_url: str) -> Iterator[int]:
     try:
         yield process.pid
     finally:
-        process.terminate()
-        process.wait(timeout=15)
+        stop(process)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,14 +178,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"round {round_}: bare {bare['cpu_us_per_call']} µs CPU per call "
                   f"(Redis through redis-py; through the service's pipelined link: "
                   f"{lean['cpu_us_per_call']} µs)", flush=True)
-            for path, unary, watch in (("Session streams", False, False),
-                                       ("unary calls", True, False),
-                                       ("WatchGame per seat, unary decisions", False, True),
-                                       ("bots' path: one Play stream per bot",
-                                        None, None)):
-                full = (measure_play(redis, args.seconds, args.concurrency) if unary is None
-                        else measure_service(redis, args.seconds, args.concurrency,
-                                             unary, bool(watch)))
+            for path, how in PATHS:
+                full = measure_path(redis, how, args.seconds, args.concurrency)
                 ratio = full["cpu_us_per_decision"] / bare["cpu_us_per_call"]
                 print(f"  service, {path}: {full['cpu_us_per_decision']} µs CPU per "
                       f"decision ({full['decisions_per_s']:.0f} decisions/s, "
@@ -172,6 +188,14 @@ def main(argv: list[str] | None = None) -> int:
                       f"the linked one); Redis {full['redis_cpu_us_per_decision']} µs CPU "
                       f"per decision{agent_note(full)}", flush=True)
     return 0
+
+
+def measure_path(redis: EmbeddedRedis, how: Any, seconds: float, concurrency: int
+                 ) -> dict[str, Any]:
+    if how in ("session", "unary", "watch"):
+        return measure_service(redis, seconds, concurrency, unary=how == "unary",
+                               watch=how == "watch")
+    return measure_play(redis, seconds, concurrency, encoding=how)
 
 
 def agent_note(figures: dict[str, Any]) -> str:

@@ -69,6 +69,7 @@ from service.store import (
     now_ms,
     token_hash,
 )
+from service.version_feed import Announced
 from service.views import build_view
 
 log = logging.getLogger("curia.service")
@@ -393,7 +394,7 @@ class GameKeeper:
                                                   request.observation_encoding))
 
     async def seat_moment(self, game_id: str, token: str, encoding: int,
-                          announced: tuple[int, str] | None = None
+                          announced: Announced | None = None
                           ) -> tuple[int, str, pb.View | None]:
         """The game's version and lineage, and the seat's view only if the seat must
         decide, the game is over or it waits for seats (the Play stream's look: no view
@@ -401,7 +402,8 @@ class GameKeeper:
         When the version feed `announced` the (version, lineage) this process committed
         last, its cached record is that version: no read from Redis."""
         cached = self.games.get(game_id) if announced is not None else None
-        if cached is not None and (cached.version, cached.lineage) == announced:
+        if cached is not None and announced is not None \
+                and (cached.version, cached.lineage) == announced[:2]:
             stored = cached
         else:
             stored = await self.load(game_id)
@@ -538,7 +540,8 @@ class GameKeeper:
             stored.game_id, stored.version, data, request_key=request_key,
             status=status, deadline=deadline, new_forfeits=new_forfeits or {}, clock=clock,
             seat=seat, notation=written, cause=cause, events=events_json(events),
-            expected_lineage=stored.lineage, lineage=lineage)
+            expected_lineage=stored.lineage, lineage=lineage,
+            movers=() if state.is_over else tuple(state.to_move()))
         if committed.outcome != "ok":
             self.games.forget(stored.game_id)  # the next request reads the game anew
         else:

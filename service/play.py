@@ -42,7 +42,7 @@ from service.league_records import (
 )
 from service.leagues import KEY_PREFIX, PRESENCE_MS, BotKeys
 from service.store import now_ms
-from service.version_feed import woken_within
+from service.version_feed import Announced, woken_within
 
 log = logging.getLogger("curia.play")
 
@@ -282,7 +282,8 @@ class PlayStream:
 
     async def _watch_turns(self, game_id: str, token: str) -> None:
         """Look at the game at each new version (woken by the version feed) and build the
-        seat's view only when it must decide or the game is over.
+        seat's view only when it must decide or the game is over. A version the feed
+        announces with other seats to decide is not looked at: the seat waits on.
 
         A turn is sent once per (lineage, version, status), until the game is seen to have
         left that version: at another version or lineage at a look, a later version
@@ -292,35 +293,58 @@ class PlayStream:
         started, told = False, nothing  # a join starts a game at the same version
         answered = (0, 0)  # self.applied's count and version when `told` was sent
         feed = self.keeper.store.feed
-        announced: tuple[int, str] | None = None
-        while True:
-            woken = feed.waiter(game_id) if feed is not None and feed.live() else None
-            try:
-                version, lineage, view = await self._moment(game_id, token, announced)
-                applied = self.applied.get(game_id, (0, 0))
-                if told != nothing and (
-                        (lineage, version) != told[:2]
-                        or (announced is not None and announced[0] > told[1])
-                        or (applied[0] > answered[0] and applied[1] > told[1])):
-                    told = nothing  # the game left the told version: a turn there is new
-                if not started:
-                    full = view or (await self.keeper.view(pb.GetViewRequest(
-                        game_id=game_id, seat_token=token,
-                        observation_encoding=pb.OBSERVATION_ENCODING_NONE))).view
-                    await self.outbox.put(await self._game_started(game_id, full))
-                    started = True
-                if view is not None and (lineage, version, view.status) != told:
-                    told, answered = (lineage, version, view.status), applied
-                    if await self._told(view):
-                        return
-                waiting = view is not None and view.status == pb.GAME_STATUS_WAITING_FOR_SEATS
+        announced: Announced | None = None
+        seat, look = -1, True
+        woken: asyncio.Future[Announced | None] | None = None
+        try:
+            while True:
+                woken = self._next_waiter(game_id, woken, None if look else announced)
+                if look:
+                    version, lineage, view = await self._moment(game_id, token, announced)
+                    applied = self.applied.get(game_id, (0, 0))
+                    if told != nothing and (
+                            (lineage, version) != told[:2]
+                            or (announced is not None and announced.version > told[1])
+                            or (applied[0] > answered[0] and applied[1] > told[1])):
+                        told = nothing  # the game left the told version: a turn there is new
+                    if not started:
+                        full = view or (await self.keeper.view(pb.GetViewRequest(
+                            game_id=game_id, seat_token=token,
+                            observation_encoding=pb.OBSERVATION_ENCODING_NONE))).view
+                        await self.outbox.put(await self._game_started(game_id, full))
+                        started, seat = True, full.seat
+                    if view is not None and (lineage, version, view.status) != told:
+                        told, answered = (lineage, version, view.status), applied
+                        if await self._told(view):
+                            return
+                    waiting = view is not None and \
+                        view.status == pb.GAME_STATUS_WAITING_FOR_SEATS
                 announced = await self._wait(game_id, version, woken,
                                              WAITING_LOOK_S if waiting else WAKE_AT_LEAST_S)
-            finally:
-                if woken is not None and feed is not None:
-                    feed.discard(game_id, woken)
+                look = announced is None or announced.concerns(seat) or waiting
+                if not look:  # another seat's turn: the game left any version told
+                    assert announced is not None
+                    version, told = announced.version, nothing
+        finally:
+            if woken is not None and feed is not None:
+                feed.discard(game_id, woken)
 
-    async def _moment(self, game_id: str, token: str, announced: tuple[int, str] | None
+    def _next_waiter(self, game_id: str, previous: asyncio.Future[Announced | None] | None,
+                     seen: Announced | None) -> asyncio.Future[Announced | None] | None:
+        """A waiter for the game's next version (None without a live feed), registered
+        before `previous` is let go; already set if a version came after `seen` (the
+        version announced that was not looked at) while no waiter of this seat was
+        listening."""
+        feed = self.keeper.store.feed
+        woken = feed.waiter(game_id) if feed is not None and feed.live() else None
+        if feed is not None and previous is not None:
+            later = feed.latest_after(game_id, seen) if seen is not None else None
+            if woken is not None and later is not None:
+                woken.set_result(later)
+            feed.discard(game_id, previous)
+        return woken
+
+    async def _moment(self, game_id: str, token: str, announced: Announced | None
                       ) -> tuple[int, str, pb.View | None]:
         while True:
             try:
@@ -332,8 +356,8 @@ class PlayStream:
                 await asyncio.sleep(WATCH_RETRY_S)
 
     async def _wait(self, game_id: str, version: int,
-                    woken: asyncio.Future[tuple[int, str] | None] | None, at_most: float
-                    ) -> tuple[int, str] | None:
+                    woken: asyncio.Future[Announced | None] | None, at_most: float
+                    ) -> Announced | None:
         """Until the game may have changed after `version` (or `at_most` seconds have
         passed): the (version, lineage) the feed announced, if it did."""
         if woken is not None:

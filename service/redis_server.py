@@ -54,13 +54,20 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
+#: The ports `free_port` has handed out in this process: never handed out twice (two
+#: calls before either port is bound could otherwise get the same one).
+_HANDED_OUT: set[int] = set()
+
+
 def free_port(below: int = 65536) -> int:
-    """A TCP port free on 127.0.0.1 right now (and below `below`)."""
+    """A TCP port free on 127.0.0.1 right now (and below `below`), not handed out before
+    by this process."""
     for _ in range(200):
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = int(sock.getsockname()[1])
-        if port < below:
+        if port < below and port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
             return port
     raise OSError(f"no free port below {below}")
 

@@ -148,7 +148,8 @@ return ARGV[1]
 #:       version is then published for watchers: service/version_feed.py).
 #: ARGV: expected version, state, request key, status, deadline, forfeits to add, seat,
 #:       notation, cause, events, ms, ttl seconds, clock, the game id, the index's next
-#:       look (ms; 0: leave the index as it is), the expected lineage, the new lineage.
+#:       look (ms; 0: leave the index as it is), the expected lineage, the new lineage,
+#:       the seats that must decide at the new version ("0,2"; "-" once it is over).
 #: Returns the outcome, the version and (when ok) the merged forfeits.
 COMMIT_SCRIPT = MERGE_FORFEITS + """
 local done = redis.call('HGET', KEYS[3], ARGV[3])
@@ -188,7 +189,8 @@ if KEYS[4] then
     redis.call('ZADD', KEYS[5], ARGV[15], ARGV[14])
   end
   -- a hint for watchers, last and unchecked: no refusal here may undo the commit
-  redis.pcall('PUBLISH', 'curia:versions', ARGV[14] .. ' ' .. version .. ' ' .. ARGV[17])
+  redis.pcall('PUBLISH', 'curia:versions',
+              ARGV[14] .. ' ' .. version .. ' ' .. ARGV[17] .. ' ' .. ARGV[18])
 end
 return {'ok', tostring(version), forfeits}
 """
@@ -554,16 +556,17 @@ class GameStore:
                      request_key: str, status: str, deadline: int,
                      new_forfeits: dict[int, str], clock: dict[str, Any], seat: int,
                      notation: str, cause: str, events: str, expected_lineage: str,
-                     lineage: str) -> Commit:
+                     lineage: str, movers: tuple[int, ...] = ()) -> Commit:
         """Compare-and-set the next version (at `expected_version` on `expected_lineage`,
-        the new one on `lineage`), append its log entry, record the request."""
+        the new one on `lineage`), append its log entry, record the request; the version
+        is announced with the seats that must decide at it (`movers`)."""
         ttl = self.finished_ttl if status == "finished" else self.live_ttl
         now = now_ms()
         look = self.next_look(deadline, now) if deadline or cause == "seat" else 0
         args = [expected_version, state, request_key, status, deadline,
                 _dumps(new_forfeits), seat, notation,
                 cause, events, now, ttl, _dumps(clock), game_id, look, expected_lineage,
-                lineage]
+                lineage, movers_word(status, movers)]
         indexes = [] if self.cluster else [ACTIVE, DEADLINES]  # a Cluster: another slot
         with series(REDIS_SECONDS, "commit").time():
             script_keys = [*keys(game_id), *indexes]
@@ -755,6 +758,14 @@ class GameStore:
 
     async def active_games(self) -> int:
         return int(await self.redis.scard(ACTIVE))
+
+
+def movers_word(status: str, movers: tuple[int, ...]) -> str:
+    """The seats to decide as the version feed announces them: "0,2"; "-" for every
+    seat (the game is over: each seat must look)."""
+    if status != "in_progress" or not movers:
+        return "-"
+    return ",".join(str(seat) for seat in movers)
 
 
 def _entry(entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry:

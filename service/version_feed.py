@@ -1,9 +1,13 @@
 """Wakes a process's watchers when a game gets a new version.
 
-The commit script publishes "<game id> <version> <lineage>" on CHANNEL (one Redis, not a
-Cluster); each process holds one Pub/Sub subscription to it and wakes the watchers
-waiting on that game, which then read the new log entries. A waiter's result is the
-(version, lineage) announced, or None when it was woken without one (a new subscription).
+The commit script publishes "<game id> <version> <lineage> <movers>" on CHANNEL (one
+Redis, not a Cluster; movers: the seats that must decide at that version, "0,2", or "-"
+once the game is over); each process holds one Pub/Sub subscription to it and wakes the
+watchers waiting on that game, which then read the new log entries. A waiter's result is
+the `Announced` version, lineage and movers, or None when it was woken without one (a new
+subscription). A Play stream's seat that is not among the movers has nothing to look at:
+it waits for the next version without reading the game (`latest_after` gives it any
+version announced while it was not registered).
 This replaces a blocking XREAD per watcher, which held a Redis connection per waiting
 watcher and cost a round trip per watcher per version even when nothing was new.
 
@@ -29,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 log = logging.getLogger("curia.service")
 
@@ -50,8 +54,18 @@ READ_GRACE_S = 1.0
 SUBSCRIBE_TIMEOUT_S = 5.0
 
 
-#: A new version as the commit script announces it: (version, lineage).
-Announced = tuple[int, str]
+class Announced(NamedTuple):
+    """A new version as the commit script announces it."""
+
+    version: int
+    lineage: str
+    #: the seats that must decide at it; None: every seat must look (the game is over, or
+    #: an older server announced the version without them)
+    movers: frozenset[int] | None = None
+
+    def concerns(self, seat: int) -> bool:
+        """Whether `seat` has anything to look at, at this version."""
+        return self.movers is None or seat in self.movers
 
 
 async def woken_within(woken: asyncio.Future[Any], seconds: float) -> bool:
@@ -64,13 +78,22 @@ async def woken_within(woken: asyncio.Future[Any], seconds: float) -> bool:
 
 
 def parse_announcement(data: bytes) -> tuple[str, Announced | None]:
-    """The game id of "<game id> <version> <lineage>", and (version, lineage) if both are
-    there (an older server announces the version alone)."""
+    """The game id of "<game id> <version> <lineage> <movers>", and what was announced if
+    version and lineage are there (an older server announces the version alone, or no
+    movers: every seat then looks)."""
     words = data.decode(errors="replace").split()
     game_id = words[0] if words else ""
     if len(words) >= 3 and words[1].isdigit():
-        return game_id, (int(words[1]), words[2])
+        return game_id, Announced(int(words[1]), words[2], parse_movers(words[3:4]))
     return game_id, None
+
+
+def parse_movers(words: list[str]) -> frozenset[int] | None:
+    """The seats of "0,2"; None for "-", nothing, or anything else."""
+    seats = words[0].split(",") if words else []
+    if not seats or not all(seat.isdigit() and seat.isascii() for seat in seats):
+        return None
+    return frozenset(int(seat) for seat in seats)
 
 
 class SubscriptionSilent(Exception):
@@ -85,6 +108,9 @@ class VersionFeed:
         #: a redis.asyncio client; the subscription takes one connection of its pool
         self.client = client
         self.waiting: dict[str, set[asyncio.Future[Announced | None]]] = {}
+        #: the last version announced of each game that has waiters (dropped with its last
+        #: waiter, and at a new subscription)
+        self.latest: dict[str, Announced] = {}
         self.listener: asyncio.Task[None] | None = None
         #: set while the subscription is live
         self.subscribed = asyncio.Event()
@@ -110,13 +136,26 @@ class VersionFeed:
             futures.discard(future)
             if not futures:
                 del self.waiting[game_id]
+                self.latest.pop(game_id, None)
+
+    def latest_after(self, game_id: str, seen: Announced) -> Announced | None:
+        """A version of the game announced after `seen` (while one of its waiters was
+        already woken: a waiter registered since missed it), if any."""
+        latest = self.latest.get(game_id)
+        return latest if latest is not None and latest.version > seen.version else None
 
     def wake(self, game_id: str, announced: Announced | None = None) -> None:
-        for future in self.waiting.get(game_id, ()):
+        futures = self.waiting.get(game_id)
+        if not futures:
+            return
+        if announced is not None:
+            self.latest[game_id] = announced
+        for future in futures:
             if not future.done():
                 future.set_result(announced)
 
     def wake_all(self) -> None:
+        self.latest.clear()
         for game_id in list(self.waiting):
             self.wake(game_id)
 

@@ -188,3 +188,33 @@ def test_a_game_waiting_for_a_seat_says_so_then_starts_with_a_turn(
         assert message.turn.status == pb.GAME_STATUS_IN_PROGRESS
     finally:
         stream.close()
+
+
+def test_only_the_seats_that_must_decide_look_at_a_new_version(
+        world: World, client: CuriaClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each version is announced with the seats it asks (the version feed): the other
+    seats' streams wait on without reading the game. Three seats of a Leges game on Play
+    streams look well under twice per version (its secret-choice rounds ask every seat),
+    not three times (every seat woken and looking at every version, as before)."""
+    from service.keeper import GameKeeper  # the server runs in this process (world)
+    looks = {"count": 0}
+    seat_moment = GameKeeper.seat_moment
+
+    async def counted(self: GameKeeper, *args: object, **kwargs: object) -> object:
+        looks["count"] += 1
+        return await seat_moment(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GameKeeper, "seat_moment", counted)
+    created = client.create_game(GAME, "standard", 3, seed=8)
+    tokens = {seat.seat: seat.token for seat in created.seats}
+    players = [PlayClient(world.target, tokens[seat], "random", seed=seat,
+                          game_id=created.game_id) for seat in (0, 1, 2)]
+    threads = [threading.Thread(target=player.run, daemon=True) for player in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert [player.ended for player in players] == [1, 1, 1]
+    versions = client.view(created.game_id).version
+    assert versions >= 20
+    assert looks["count"] <= 2 * versions, (looks["count"], versions)  # 196 of 137; was 417

@@ -1,7 +1,9 @@
 """The process's subscription to new versions (service/version_feed.py), on a real Redis:
-watchers are woken by a publication, and the subscription comes back after its
-connection is cut, or after Redis stopped answering on it without closing it, waking
-every watcher (publications may have been missed)."""
+watchers are woken by a publication, which names the seats that must decide at the new
+version; a version announced while a watcher was between two waiters is not lost to it;
+and the subscription comes back after its connection is cut, or after Redis stopped
+answering on it without closing it, waking every watcher (publications may have been
+missed)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ from service.version_feed import (
     CHANNEL,
     PING_EVERY_S,
     SILENT_LIMIT_S,
+    Announced,
     VersionFeed,
+    parse_announcement,
     woken_within,
 )
 
@@ -188,3 +192,88 @@ def test_a_wait_reports_whether_its_watcher_was_woken() -> None:
                 idle.done())
 
     assert asyncio.run(waits()) == (False, True, False)  # a timeout leaves the waiter as is
+
+
+def test_an_announcement_names_the_seats_that_must_decide() -> None:
+    assert parse_announcement(b"g1 7 ab12 0,2") == ("g1", Announced(7, "ab12",
+                                                                    frozenset({0, 2})))
+    assert parse_announcement(b"g1 7 ab12 -") == ("g1", Announced(7, "ab12", None))
+    for older_or_odd in (b"g1 7 ab12", b"g1 7 ab12 0,x", b"g1 7 ab12 \xc2\xb2", b"g1 7 ab12 ,"):
+        assert parse_announcement(older_or_odd)[1] == Announced(7, "ab12", None)
+    assert parse_announcement(b"g1 7") == ("g1", None)
+    assert Announced(7, "ab12", frozenset({1})).concerns(1)
+    assert not Announced(7, "ab12", frozenset({1})).concerns(0)
+    assert Announced(7, "ab12", None).concerns(0), "unknown movers: every seat looks"
+
+
+def test_a_commit_announces_who_must_decide_next_and_the_end(redis_url: str) -> None:
+    """What the commit script publishes, read on a subscription of our own: each version
+    with the seats the game then asks, and "-" once it is over."""
+    async def body() -> list[tuple[Announced | None, tuple[int, ...], bool]]:
+        store = GameStore.from_url(redis_url)
+        keeper = GameKeeper(store)
+        seen = []
+        try:
+            created = await keeper.create(pb.CreateGameRequest(
+                game="leges", variant="standard", num_seats=3, seed=11))
+            tokens = {s.seat: s.token for s in created.seats}
+            with redis.Redis.from_url(redis_url) as listener:
+                subscription = listener.pubsub(ignore_subscribe_messages=True)
+                subscription.subscribe(CHANNEL)
+                subscription.get_message(timeout=1.0)
+                for _ in range(40):
+                    spectator = (await keeper.view(pb.GetViewRequest(
+                        game_id=created.game_id))).view
+                    if spectator.status == pb.GAME_STATUS_FINISHED:
+                        break
+                    seat = spectator.to_move[0]
+                    mine = (await keeper.view(pb.GetViewRequest(
+                        game_id=created.game_id, seat_token=tokens[seat]))).view
+                    await keeper.submit(pb.SubmitDecisionRequest(
+                        game_id=created.game_id, seat_token=tokens[seat],
+                        expected_version=mine.version, request_id=f"r{mine.version}",
+                        decision=mine.legal_decisions[0]))
+                    after = (await keeper.view(pb.GetViewRequest(
+                        game_id=created.game_id))).view
+                    message = subscription.get_message(timeout=2.0)
+                    while message is not None and not message["data"].startswith(
+                            created.game_id.encode()):
+                        message = subscription.get_message(timeout=2.0)
+                    assert message is not None
+                    game_id, announced = parse_announcement(message["data"])
+                    seen.append((announced, tuple(after.to_move),
+                                 after.status == pb.GAME_STATUS_FINISHED))
+                subscription.close()
+        finally:
+            await store.close()
+        return seen
+
+    seen = asyncio.run(body())
+    assert len(seen) >= 10
+    for announced, to_move, over in seen:
+        assert announced is not None
+        assert announced.movers == (None if over else frozenset(to_move)), (announced,
+                                                                              to_move)
+    assert any(len(to_move) > 1 for _, to_move, _ in seen), "a round of secret choices"
+
+
+def test_a_version_announced_between_two_waiters_is_not_lost() -> None:
+    """A watcher woken for version 5 registers its next waiter only when it runs again;
+    version 6, announced meanwhile, is what `latest_after` gives it."""
+    async def body() -> tuple[Announced | None, Announced | None, dict[str, Announced]]:
+        feed = VersionFeed(client=None)
+        feed.live = lambda: True  # type: ignore[method-assign]  # (no subscription here)
+        first = feed.waiter("g")
+        feed.wake("g", Announced(5, "a", frozenset({1})))
+        feed.wake("g", Announced(6, "b", frozenset({0})))  # first is done: not woken
+        second = feed.waiter("g")
+        feed.discard("g", first)
+        caught = feed.latest_after("g", first.result())
+        nothing_newer = feed.latest_after("g", Announced(6, "b"))
+        feed.discard("g", second)
+        return caught, nothing_newer, feed.latest
+
+    caught, nothing_newer, latest = asyncio.run(body())
+    assert caught == Announced(6, "b", frozenset({0}))
+    assert nothing_newer is None
+    assert latest == {}, "the game's last announcement goes with its last waiter"
