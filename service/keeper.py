@@ -452,17 +452,21 @@ class GameKeeper:
         return pb.GetGameRecordResponse(record=record)
 
     # -- deciding -------------------------------------------------------------------------
-    async def submit(self, request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse:
+    async def submit(self, request: pb.SubmitDecisionRequest, *, bare: bool = False
+                     ) -> pb.SubmitDecisionResponse:
+        """Apply a seat's decision; `bare`: the reply of an applied decision carries its
+        version only (no events, no view: the Play stream's acknowledgement)."""
         check_lineage("expected_lineage", request.expected_lineage)
         stored = await self._game_to_decide(request)
         try:
-            return await self._submit(stored, request)
+            return await self._submit(stored, request, bare=bare)
         except Diverged:  # the state it was built on was lost: once more, from Redis
             return await self._submit(await self.load(request.game_id), request,
-                                      last_try=True)
+                                      last_try=True, bare=bare)
 
     async def _submit(self, stored: StoredGame, request: pb.SubmitDecisionRequest, *,
-                      last_try: bool = False) -> pb.SubmitDecisionResponse:
+                      last_try: bool = False, bare: bool = False
+                      ) -> pb.SubmitDecisionResponse:
         seat = self.seat_of(stored, request.seat_token, required=True)
         assert seat is not None
         stored = await self._contact(stored, seat)
@@ -520,6 +524,9 @@ class GameKeeper:
         if committed.outcome == "missing":
             raise not_found(stored.game_id)
         stored.version = committed.version
+        if bare:
+            await self._autoplay(stored, state, seat, with_view=False)
+            return pb.SubmitDecisionResponse(version=committed.version)
         view = await self._autoplay(stored, state, seat, request.observation_encoding)
         return pb.SubmitDecisionResponse(
             version=committed.version, events=codec.events_to_proto(
@@ -575,9 +582,11 @@ class GameKeeper:
                 "game_id": game_id, "error": f"{type(error).__name__}: {error}"})
 
     async def _autoplay(self, stored: StoredGame, state: GameState, seat: int | None,
-                        encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED) -> pb.View:
+                        encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED, *,
+                        with_view: bool = True) -> pb.View:
         """Decide at random for forfeited seats until a live seat must decide (or the
-        autoplay limit abandons the game)."""
+        autoplay limit abandons the game); the seat's view then (an empty one when not
+        `with_view`)."""
         while not state.is_over and state.to_move()[0] in stored.forfeits:
             if self._autoplay_exhausted(stored):
                 await self._abandon(stored, self._autoplay_reason())
@@ -593,7 +602,7 @@ class GameKeeper:
                 stored, state = fresh, self.states.get(fresh)
                 break
             stored.version = committed.version
-        return self._view(stored, state, seat, encoding)
+        return self._view(stored, state, seat, encoding) if with_view else pb.View()
 
     async def _duplicate(self, stored: StoredGame, seat: int, version: int,
                          request: pb.SubmitDecisionRequest) -> pb.SubmitDecisionResponse:

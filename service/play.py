@@ -501,13 +501,17 @@ class PlayStream:
             expected_version=decision.expected_version, decision=decision.decision,
             request_id=decision.request_id, expected_lineage=decision.expected_lineage,
             observation_encoding=pb.OBSERVATION_ENCODING_NONE)  # the ack has no view
-        done = await self.answer("SubmitDecision", submitted, self.keeper.submit)
+        done = await self.answer("SubmitDecision", submitted, self._submit_bare)
         if not done.duplicate:
             count, _ = self.applied.get(decision.game_id, (0, 0))
             self.applied[decision.game_id] = (count + 1, done.version)
         return pb.PlayResponse(ack=pb.PlayAck(request_id=decision.request_id,
                                              game_id=decision.game_id, version=done.version,
                                              duplicate=done.duplicate))
+
+    async def _submit_bare(self, request: pb.SubmitDecisionRequest
+                           ) -> pb.SubmitDecisionResponse:
+        return await self.keeper.submit(request, bare=True)
 
     async def _resign(self, resign: pb.PlayResign) -> pb.PlayResponse:
         request = pb.ResignSeatRequest(game_id=resign.game_id,
