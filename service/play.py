@@ -298,7 +298,7 @@ class PlayStream:
         woken: asyncio.Future[Announced | None] | None = None
         try:
             while True:
-                woken = self._next_waiter(game_id, woken, None if look else announced)
+                woken = self._next_waiter(game_id, woken, announced)
                 if look:
                     version, lineage, view = await self._moment(game_id, token, announced)
                     applied = self.applied.get(game_id, (0, 0))
@@ -333,8 +333,8 @@ class PlayStream:
                      seen: Announced | None) -> asyncio.Future[Announced | None] | None:
         """A waiter for the game's next version (None without a live feed), registered
         before `previous` is let go; already set if a version came after `seen` (the
-        version announced that was not looked at) while no waiter of this seat was
-        listening."""
+        last version announced) while no waiter of this seat was listening (a look at
+        `seen` may have read the cached record of `seen` itself)."""
         feed = self.keeper.store.feed
         woken = feed.waiter(game_id) if feed is not None and feed.live() else None
         if feed is not None and previous is not None:
