@@ -33,7 +33,7 @@ from curia.credentials import (
 )
 from curia.league_cli import start_worker
 from curia.remote import service_and_store, service_endpoint, web_host
-from curia.stopping import arm_stop_backstop
+from curia.stopping import arm_stop_backstop, exit_now
 from hosting.seat_jobs import SeatQueue
 from ratings.elo import elo_history
 from ratings.records import GameOutcome, in_index_order
@@ -118,13 +118,16 @@ def run_arena(args: argparse.Namespace) -> int:
         config = _replace(config, concurrency=args.concurrency)
     output = Path(args.output).resolve() if args.output else config.output
     try:
-        return play_tournament(args, config, output, sys.stdout)
+        code = play_tournament(args, config, output, sys.stdout)
     except ConfigError as error:
         print(f"curia arena: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # before the first game: nothing was played
         print("\nstopped before any game was played", file=sys.stderr)
-        return INTERRUPTED
+        code = INTERRUPTED
+    if code == INTERRUPTED:  # stopped in order by a signal: 130, whatever ends the rest
+        exit_now(INTERRUPTED)
+    return code
 
 
 #: The exit code of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells use).
