@@ -33,7 +33,7 @@ from curia.credentials import (
 )
 from curia.league_cli import start_worker
 from curia.remote import service_and_store, service_endpoint, web_host
-from curia.stopping import arm_stop_backstop, exit_now
+from curia.stopping import Watchdog, arm_stop_backstop, exit_now
 from hosting.seat_jobs import SeatQueue
 from ratings.elo import elo_history
 from ratings.records import GameOutcome, in_index_order
@@ -139,11 +139,13 @@ def stop_on_signals(tournament: Tournament, resume: str) -> Iterator[None]:
     """While the games run, Ctrl-C (SIGINT) or SIGTERM stops the tournament in order: one
     line, the games in flight ended and their bots stopped, then the service and its
     store (the context managers around). A second signal exits at once."""
+    watchdog = Watchdog(INTERRUPTED)  # started now: a signal handler must not start threads
+
     def first(signum: int, frame: object) -> None:
         if tournament.stopped:
             os._exit(INTERRUPTED)  # the bots and the embedded Redis die with this process
         if signum == signal.SIGTERM:
-            arm_stop_backstop(exit_code=INTERRUPTED)  # a service manager's stop is bounded
+            arm_stop_backstop(watchdog=watchdog)  # a service manager's stop is bounded
         flying = tournament.interrupt()
         line = (f"\nstopping: {flying} game{'' if flying == 1 else 's'} in flight "
                 f"{'is' if flying == 1 else 'are'} discarded and will be replayed on resume "
