@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import io
 import os
+import re
 import socket
 import sys
 import threading
@@ -38,6 +39,9 @@ from league.agent import start_agent
 from service.access import AccessPolicy, CreateRateLimit
 from service.redis_server import APPENDFSYNC, DEFAULT_APPENDFSYNC, EmbeddedRedis, free_port
 from service.server import LOOPBACK, BackgroundServer, ServeOptions, ServerRules, serve
+
+#: An origin for --cors-origin: scheme://host[:port], nothing more.
+CORS_ORIGIN = re.compile(r"https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?")
 
 FINISHED = pb.GAME_STATUS_FINISHED
 DEFAULT_SERVER = "localhost:50051"
@@ -75,9 +79,15 @@ def add_serve(subparsers: Any) -> None:
                         help="address /metrics listens on (default: as --bind)")
     parser.add_argument("--http-port", type=int, metavar="PORT",
                         help="also serve web pages over HTTP: a live spectator viewer at "
-                             "/games/GAME_ID (default: none)")
+                             "/games/GAME_ID, and curia.v1 over Connect and gRPC-Web "
+                             "(docs/api.md; default: none)")
     parser.add_argument("--http-bind", dest="http_host", default=LOOPBACK, metavar="ADDRESS",
                         help="address of --http-port (default %(default)s)")
+    parser.add_argument("--cors-origin", dest="cors_origins", action="append", default=[],
+                        metavar="ORIGIN",
+                        help="let browser pages of this origin (scheme://host[:port]) call "
+                             "curia.v1 on --http-port (CORS; repeatable; default: none, no "
+                             "Access-Control headers)")
     parser.add_argument("--finished-ttl", type=int, default=7 * 24 * 3600,
                         help="seconds a finished game is kept (default 7 days)")
     parser.add_argument("--log-level", default="INFO", help="INFO, DEBUG, WARNING, ...")
@@ -122,6 +132,10 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
             args.parser.error(f"--{name.replace('_', '-')} must not be negative")
     if args.http_port is not None and not 0 < args.http_port < 65536:
         args.parser.error("--http-port must be a port number, 1-65535")
+    for origin in args.cors_origins:
+        if not CORS_ORIGIN.fullmatch(origin):
+            args.parser.error(f"--cors-origin {origin!r}: an origin is scheme://host[:port] "
+                              f"(no path, no '*')")
     if args.idle_ttl < 1 or args.autoplay_limit < 1:
         args.parser.error("--idle-ttl and --autoplay-limit must be at least 1")
     try:
@@ -140,6 +154,7 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
                         log_level=args.log_level, tls=tls,
                         rules=ServerRules(access, args.autoplay_limit),
                         http_port=args.http_port, http_host=args.http_host,
+                        cors_origins=tuple(args.cors_origins),
                         alongside=None if args.no_league_agent else league_agent(tls, token))
 
 

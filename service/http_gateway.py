@@ -23,8 +23,13 @@ service/web/events.py's, a run folder's files service/web/run_folder.py's.
   `replays/NNNNN.html` and the report's exports; nothing else of the folder (not the
   Redis data, not the bots' logs).
 
+- `POST /curia.v1.GameService/METHOD` — the game service itself over the Connect protocol
+  and gRPC-Web (service/web/connect.py), when the gateway is given a `ConnectFace`
+  (`curia serve`): the gRPC port's servicer answers; WatchGame streams count with the
+  event streams below; CORS preflights (`OPTIONS`) for `--cors-origin` origins only.
+
 Game ids are checked (1-64 letters, digits, '-' or '_') before anything else; one request
-per connection (`Connection: close`); GET and HEAD only.
+per connection (`Connection: close`); GET and HEAD only, but for the calls.
 
 Limits (HttpLimits; a refusal says when to come back with Retry-After):
 
@@ -55,6 +60,7 @@ import re
 from collections.abc import Mapping
 from http import HTTPStatus
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -84,6 +90,12 @@ from service.web.guard import (
 )
 from service.web.page import document, viewer_page
 from service.web.run_folder import site_file
+
+if TYPE_CHECKING:
+    from service.web.connect import ConnectFace
+
+#: The path of every call of curia.v1.GameService (service/web/connect.py).
+RPC_PREFIX = "/curia.v1.GameService/"
 
 __all__ = ["BackgroundGateway", "Gateway", "HttpLimits", "RunningGateway", "start_gateway"]
 
@@ -118,8 +130,11 @@ class Gateway:
     """Routes requests to the live viewer (with a keeper) and/or a run folder's site."""
 
     def __init__(self, keeper: GameKeeper | None = None, site: Path | None = None,
-                 loopback_only: bool = True, limits: HttpLimits | None = None) -> None:
+                 loopback_only: bool = True, limits: HttpLimits | None = None,
+                 rpc: ConnectFace | None = None) -> None:
         self.keeper = keeper
+        #: curia.v1.GameService over Connect and gRPC-Web (None: not on this port)
+        self.rpc = rpc
         self.loopback_only = loopback_only
         self.limits = limits or HttpLimits()
         self.occupancy = Occupancy(self.limits)
@@ -143,6 +158,9 @@ class Gateway:
             if refusal is not None:
                 return web_response(refusal)
             path = urlsplit(request.raw_path).path
+            if self.rpc is not None and path.startswith(RPC_PREFIX):
+                return await self.rpc.handle(request, path, self.occupancy,
+                                             self.limits.header_deadline)
             game_id = events_game(path) if self.keeper is not None else None
             if game_id is not None:
                 return await self.events(request, game_id)
@@ -151,11 +169,15 @@ class Gateway:
             self.tasks.discard(task)
 
     def refusal(self, request: web.BaseRequest) -> Answer | None:
-        """431 beyond the header count, 405 but for GET and HEAD, 421 for a name other
-        than loopback's on a loopback gateway."""
+        """431 beyond the header count, 405 but for GET and HEAD (and the calls' POST,
+        and OPTIONS of CORS: service/web/connect.py), 421 for a name other than
+        loopback's on a loopback gateway."""
         if (too_many := too_many_headers(request, self.limits)) is not None:
             return too_many
-        if request.method not in ("GET", "HEAD"):
+        call = (self.rpc is not None
+                and urlsplit(request.raw_path).path.startswith(RPC_PREFIX)
+                and (request.method == "POST" or self.rpc.answers_preflight(request)))
+        if request.method not in ("GET", "HEAD") and not call:
             return message_page(HTTPStatus.METHOD_NOT_ALLOWED, "GET and HEAD only")
         if self.loopback_only and not loopback_host(request.headers.get("Host", "")):
             return message_page(HTTPStatus.MISDIRECTED_REQUEST,

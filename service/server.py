@@ -14,7 +14,7 @@ import json
 import logging
 import signal
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -152,11 +152,20 @@ class GameService(pb_grpc.GameServiceServicer):
                       handler: Callable[[Any], Awaitable[Response]]) -> Response:
         """The handler's reply; every refusal raised as a Refused with its status (logged
         and counted here, once for the unary and the Session paths alike)."""
+        async with self.answering(method, request):
+            return await handler(request)
+        raise AssertionError("unreachable: `answering` swallows nothing")
+
+    @contextlib.asynccontextmanager
+    async def answering(self, method: str, request: Any) -> AsyncIterator[None]:
+        """What `_answer` does around its handler, around any block (the web port's
+        WatchGame yields its updates in one): a refusal in the block is raised as a
+        Refused with its status, logged and counted."""
         started = time.perf_counter()
         code = "OK"
         try:
             _check_parsed(request)
-            return await handler(request)
+            yield
         except ServiceError as error:
             code = error.code.name
             if method == "SubmitDecision":
@@ -166,9 +175,9 @@ class GameService(pb_grpc.GameServiceServicer):
                                        "game_id": getattr(request, "game_id", ""),
                                        "request_id": getattr(request, "request_id", "")})
             raise refused(error) from None
-        except grpc.aio.BaseError:  # a stream's send failed, its client gone: grpc ends
-            code = "CANCELLED"      # the call (and ignores the failure once the client closed)
-            raise
+        except (grpc.aio.BaseError, asyncio.CancelledError, GeneratorExit):
+            code = "CANCELLED"  # a stream's send failed or its client went: the call ends
+            raise               # (grpc ignores the failure once the client closed)
         except REDIS_AWAY as error:
             code = "UNAVAILABLE"
             self.outage.failed(method, error)
@@ -187,6 +196,33 @@ class GameService(pb_grpc.GameServiceServicer):
         finally:
             series(RPC_SECONDS, method, code).observe(time.perf_counter() - started)
 
+    def unary_handler(self, method: str, metadata: Iterable[tuple[str, str | bytes]],
+                      peer: str) -> Callable[[Any], Awaitable[Any]]:
+        """The keeper's handler of a unary method, for a call with this metadata (the
+        operator credential) from this peer (a gRPC peer string: the create rate): the
+        gRPC port's and the web port's (service/web/connect.py) alike."""
+        if method == "ListGames":
+            async def listed(_: Any) -> pb.ListGamesResponse:
+                return self.keeper.list_games()
+            return listed
+        if method == "CreateGame":
+            async def create(checked: pb.CreateGameRequest) -> pb.CreateGameResponse:
+                access = self.keeper.access
+                access.check_operator(metadata)
+                access.check_rate(peer)
+                return await self.keeper.create(checked)
+            return create
+        handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
+            "JoinGame": self.keeper.join, "GetView": self.keeper.view,
+            "SubmitDecision": self.keeper.submit, "ResignSeat": self.keeper.resign,
+            "GetGameRecord": self.keeper.record}
+        return handlers[method]
+
+    async def _unary(self, method: str, request: Any,
+                     context: grpc.aio.ServicerContext) -> Any:
+        return await self._call(method, request, context, self.unary_handler(
+            method, context.invocation_metadata() or (), context.peer()))
+
     async def _call(self, method: str, request: Any, context: grpc.aio.ServicerContext,
                     handler: Callable[[Any], Awaitable[Response]]) -> Response:
         """The handler's reply, or the call ended with the refusal's status and reason."""
@@ -198,38 +234,31 @@ class GameService(pb_grpc.GameServiceServicer):
 
     async def ListGames(self, request: pb.ListGamesRequest,
                         context: grpc.aio.ServicerContext) -> pb.ListGamesResponse:
-        async def handler(_: Any) -> pb.ListGamesResponse:
-            return self.keeper.list_games()
-        return await self._call("ListGames", request, context, handler)
+        return await self._unary("ListGames", request, context)  # type: ignore[no-any-return]
 
     async def CreateGame(self, request: pb.CreateGameRequest,
                          context: grpc.aio.ServicerContext) -> pb.CreateGameResponse:
-        async def handler(checked: pb.CreateGameRequest) -> pb.CreateGameResponse:
-            access = self.keeper.access
-            access.check_operator(context.invocation_metadata() or ())
-            access.check_rate(context.peer())
-            return await self.keeper.create(checked)
-        return await self._call("CreateGame", request, context, handler)
+        return await self._unary("CreateGame", request, context)  # type: ignore[no-any-return]
 
     async def JoinGame(self, request: pb.JoinGameRequest,
                        context: grpc.aio.ServicerContext) -> pb.JoinGameResponse:
-        return await self._call("JoinGame", request, context, self.keeper.join)
+        return await self._unary("JoinGame", request, context)  # type: ignore[no-any-return]
 
     async def GetView(self, request: pb.GetViewRequest,
                       context: grpc.aio.ServicerContext) -> pb.GetViewResponse:
-        return await self._call("GetView", request, context, self.keeper.view)
+        return await self._unary("GetView", request, context)  # type: ignore[no-any-return]
 
     async def SubmitDecision(self, request: pb.SubmitDecisionRequest,
                              context: grpc.aio.ServicerContext) -> pb.SubmitDecisionResponse:
-        return await self._call("SubmitDecision", request, context, self.keeper.submit)
+        return await self._unary("SubmitDecision", request, context)  # type: ignore[no-any-return]
 
     async def ResignSeat(self, request: pb.ResignSeatRequest,
                          context: grpc.aio.ServicerContext) -> pb.ResignSeatResponse:
-        return await self._call("ResignSeat", request, context, self.keeper.resign)
+        return await self._unary("ResignSeat", request, context)  # type: ignore[no-any-return]
 
     async def GetGameRecord(self, request: pb.GetGameRecordRequest,
                             context: grpc.aio.ServicerContext) -> pb.GetGameRecordResponse:
-        return await self._call("GetGameRecord", request, context, self.keeper.record)
+        return await self._unary("GetGameRecord", request, context)  # type: ignore[no-any-return]
 
     async def WatchGame(self, request: pb.WatchGameRequest,
                         context: grpc.aio.ServicerContext) -> None:
@@ -366,6 +395,7 @@ class RunningServer:
     keeper: GameKeeper
     health: health_aio.HealthServicer
     outage: StoreOutage
+    servicer: GameService | None = None
 
 
 async def create_server(store: GameStore, address: str = "[::]:50051",
@@ -385,7 +415,8 @@ async def create_server(store: GameStore, address: str = "[::]:50051",
     ])
     outage = StoreOutage()
     keeper = GameKeeper(store, rules.access, rules.autoplay_limit)
-    add_game_service(GameService(keeper, outage), server)
+    servicer = GameService(keeper, outage)
+    add_game_service(servicer, server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     enable_reflection(server, (SERVICE_NAME,
@@ -397,7 +428,7 @@ async def create_server(store: GameStore, address: str = "[::]:50051",
     await server.start()
     for name in ("", SERVICE_NAME, LIVENESS):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, port, keeper, health, outage)
+    return RunningServer(server, port, keeper, health, outage, servicer)
 
 
 async def stop_server(running: RunningServer, grace: float, drain: float = 0.0) -> None:
@@ -499,6 +530,9 @@ class ServeOptions:
     http_port: int | None = None
     #: Its address: loopback unless told, whatever the gRPC port binds.
     http_host: str = LOOPBACK
+    #: The origins whose browser pages may call the service on the web port (CORS);
+    #: none: no Access-Control headers at all.
+    cors_origins: tuple[str, ...] = ()
     #: Started once the server is ready, with its port and Redis URL (the CLI's league
     #: agent); returns the function that stops it, called before the server stops.
     alongside: Callable[[int, str], Callable[[], None]] | None = None
@@ -512,6 +546,17 @@ class ServeOptions:
 def metrics_address(host: str) -> str:
     """The address prometheus_client binds for a gRPC bind host ('[::]' -> '::')."""
     return host.strip("[]") or "::"
+
+
+def web_gateway(running: RunningServer, options: ServeOptions) -> Gateway:
+    """The web port's gateway: pages, event streams and curia.v1 over Connect and
+    gRPC-Web (service/web/connect.py), the gRPC port's servicer answering. (Imported
+    here: connect-python, with its HTTP client, takes 0.3 s to import, which only a
+    web port needs.)"""
+    from service.web.connect import ConnectFace
+    assert running.servicer is not None
+    face = ConnectFace(running.servicer, MAX_REQUEST_BYTES, frozenset(options.cors_origins))
+    return Gateway(running.keeper, rpc=face)
 
 
 async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None = None) -> None:
@@ -544,7 +589,7 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
                                    "operator_credential":
                                        options.rules.access.admin_token is not None,
                                    "metrics_port": options.metrics_port})
-        gateway = (await start_gateway(Gateway(running.keeper), options.http_host,
+        gateway = (await start_gateway(web_gateway(running, options), options.http_host,
                                        options.http_port)
                    if options.http_port is not None else None)
         if ready is not None:

@@ -2,9 +2,10 @@
 (no HTTP is parsed here: aiohttp's parser reads every request):
 
 - `GuardedProtocol`, aiohttp's RequestHandler for one connection: the connection cap
-  (503 as it opens), one deadline for the whole request head (408) and a cap on the bytes
-  sent before the head is whole (431); such a refusal is written at once, then the
-  connection is half-closed and closed once the client closes (or after a second);
+  (503 as it opens), one deadline for the whole request head (408) and a cap on the head's
+  bytes, up to its blank line (431: a body read with the head, as a call's POST body
+  often is, is not the head's); such a refusal is written at once, then the connection
+  is half-closed and closed once the client closes (or after a second);
 - `Occupancy`: the connections and event streams open, per client address too.
 
 The header count (64) is checked on the parsed request (`too_many_headers`); aiohttp's own
@@ -141,7 +142,9 @@ class GuardedProtocol(web.RequestHandler):
     def __init__(self, manager: web.Server, occupancy: Occupancy, **settings: Any) -> None:
         super().__init__(manager, **settings)
         self.occupancy, self.limits = occupancy, occupancy.limits
-        self.head_sent = 0  # bytes received while the head is not whole
+        self.head_sent = 0  # bytes of the head received so far
+        self.head_ended = False  # its blank line received (what follows is the body)
+        self.head_tail = b""  # the last bytes of the head so far (a blank line split)
         self.head_whole = False
         self.refused = False
         self.timer: asyncio.TimerHandle | None = None
@@ -165,12 +168,24 @@ class GuardedProtocol(web.RequestHandler):
     def data_received(self, data: bytes) -> None:
         if self.refused:
             return  # read and dropped while lingering
-        if not self.head_whole:
-            self.head_sent += len(data)
+        if not self.head_ended:
+            self.count_head(data)
             if self.head_sent > self.limits.head_bytes():
                 self.refuse(head_too_large(self.limits))
                 return
         super().data_received(data)
+
+    def count_head(self, data: bytes) -> None:
+        """Count the bytes of `data` up to the head's blank line (a body that comes with
+        the head in one read is not the head's)."""
+        seen = self.head_tail + data
+        end = seen.find(b"\r\n\r\n")
+        if end < 0:
+            self.head_sent += len(data)
+            self.head_tail = seen[-3:]
+            return
+        self.head_ended = True
+        self.head_sent += max(end + 4 - len(self.head_tail), 0)
 
     def head_received(self) -> bool:
         """Called as the request is handled: its head came in time and within the cap;
