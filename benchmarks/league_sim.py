@@ -22,6 +22,7 @@ those proportions; it prints how many games the model says it saves over round r
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import math
 import random
@@ -105,6 +106,7 @@ def random_tables(league: League, rng: random.Random) -> Iterator[tuple[str, ...
         yield tuple(rng.sample(league.names(), league.seats))
 
 
+@functools.cache
 def optimal_design(league: League, steps: int = 3000) -> tuple[list[tuple[str, ...]],
                                                                  list[float], float]:
     """Every table, its share in the design that minimises the largest model variance of

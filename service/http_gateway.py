@@ -94,9 +94,6 @@ from service.web.run_folder import site_file
 if TYPE_CHECKING:
     from service.web.connect import ConnectFace
 
-#: The path of every call of curia.v1.GameService (service/web/connect.py).
-RPC_PREFIX = "/curia.v1.GameService/"
-
 __all__ = ["BackgroundGateway", "Gateway", "HttpLimits", "RunningGateway", "start_gateway"]
 
 log = logging.getLogger(__name__)
@@ -158,7 +155,7 @@ class Gateway:
             if refusal is not None:
                 return web_response(refusal)
             path = urlsplit(request.raw_path).path
-            if self.rpc is not None and path.startswith(RPC_PREFIX):
+            if self.rpc is not None and path.startswith(self.rpc.prefix):
                 return await self.rpc.handle(request, path, self.occupancy,
                                              self.limits.header_deadline)
             game_id = events_game(path) if self.keeper is not None else None
@@ -175,7 +172,7 @@ class Gateway:
         if (too_many := too_many_headers(request, self.limits)) is not None:
             return too_many
         call = (self.rpc is not None
-                and urlsplit(request.raw_path).path.startswith(RPC_PREFIX)
+                and urlsplit(request.raw_path).path.startswith(self.rpc.prefix)
                 and (request.method == "POST" or self.rpc.answers_preflight(request)))
         if request.method not in ("GET", "HEAD") and not call:
             return message_page(HTTPStatus.METHOD_NOT_ALLOWED, "GET and HEAD only")

@@ -255,6 +255,9 @@ def error_response(status: HTTPStatus, code: Code, message: str, reason: str,
 class ConnectFace:
     """The calls of the web port: `handle` answers any request under PREFIX."""
 
+    #: every call's path starts so (the gateway routes them here)
+    prefix = PREFIX
+
     def __init__(self, servicer: GameService, max_request_bytes: int,
                  cors_origins: frozenset[str] = frozenset()) -> None:
         self.app = GameServiceApp(servicer, max_request_bytes)
@@ -284,8 +287,7 @@ class ConnectFace:
                 "Access-Control-Max-Age": str(CORS_MAX_AGE), **SAFETY_HEADERS})
             response.force_close()
             return response
-        answer = await self.call(request, path, occupancy, deadline, cors)
-        return answer
+        return await self.call(request, path, occupancy, deadline, cors)
 
     async def call(self, request: web.BaseRequest, path: str, occupancy: Occupancy,
                    deadline: float, cors: dict[str, str]) -> web.StreamResponse:
