@@ -59,10 +59,20 @@ output = "{folder / 'run'}"
     return path
 
 
-def arena(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+def with_redis(redis_url: str | None) -> dict[str, str]:
+    """This environment, with the Redis URL (password and all) in CURIA_REDIS_URL: never
+    on a command line, where every local user could read it."""
+    env = {k: v for k, v in os.environ.items() if k != "CURIA_REDIS_URL"}
+    if redis_url:
+        env["CURIA_REDIS_URL"] = redis_url
+    return env
+
+
+def arena(config: Path, *extra: str, redis_url: str | None = None
+          ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "curia", "arena", "run", str(config),
                            "--no-progress", *extra], capture_output=True, text=True,
-                          timeout=600, cwd=REPO)
+                          timeout=600, cwd=REPO, env=with_redis(redis_url))
 
 
 def assert_played_by_workers(run: Path) -> None:
@@ -93,9 +103,10 @@ def test_a_tournament_with_workers_started_by_the_arena(tmp_path: Path) -> None:
 def workers(redis_url: str, server: str, tmp_path: Path) -> Iterator[None]:
     """Two `curia league worker` processes on the service, as on two other machines."""
     started = [subprocess.Popen(
-        [sys.executable, "-m", "curia", "league", "worker", "--redis-url", redis_url,
+        [sys.executable, "-m", "curia", "league", "worker",
          "--server", server, "--slots", "2", "--logs", str(tmp_path / f"machine{i}")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(2)]
+        env=with_redis(redis_url), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for i in range(2)]
     yield
     for process in started:
         process.terminate()
@@ -104,8 +115,8 @@ def workers(redis_url: str, server: str, tmp_path: Path) -> Iterator[None]:
 
 def test_a_tournament_queues_its_seats_for_workers_elsewhere(
         tmp_path: Path, redis_url: str, server: str, workers: None) -> None:
-    done = arena(tournament_file(tmp_path), "--server", server, "--redis-url", redis_url,
-                 "--workers", "0")
+    done = arena(tournament_file(tmp_path), "--server", server, "--workers", "0",
+                 redis_url=redis_url)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "seats queued in run" in done.stdout
     assert_played_by_workers(tmp_path / "run")

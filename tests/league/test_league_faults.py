@@ -3,6 +3,7 @@ killed (SIGKILL) mid-league; the league goes on, and no rated result is lost or 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -30,8 +31,10 @@ class AgentProcess:
 
     def __init__(self, redis_url: str, server: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "curia", "league", "run", "--redis-url", redis_url,
-             "--server", server], cwd=REPO, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "curia", "league", "run", "--server", server], cwd=REPO,
+            env={**{k: v for k, v in os.environ.items() if k != "CURIA_REDIS_URL"},
+                 "CURIA_REDIS_URL": redis_url},  # never on a command line
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, text=True)
         assert self.process.stdout is not None
         self.holder = self.process.stdout.readline().split()[2]  # "league agent ID on …"
