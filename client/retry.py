@@ -259,8 +259,10 @@ class RetryingClient:
                                                            **settings))
 
     def view(self, game_id: str, token: str = "",
-             encoding: pb.ObservationEncoding = BOTH) -> pb.View:
-        return self.call(lambda client: client.view(game_id, token, encoding))
+             encoding: pb.ObservationEncoding = BOTH, *, draw_board: bool = False
+             ) -> pb.View:
+        return self.call(lambda client: client.view(game_id, token, encoding,
+                                                    draw_board=draw_board))
 
     def submit(self, game_id: str, token: str, version: int, decision: str | pb.Decision,
                request_id: str | None = None,

@@ -103,11 +103,14 @@ class CuriaClient:
         return self.stub.JoinGame(request, timeout=self.timeout).seat
 
     def view(self, game_id: str, token: str = "",
-             encoding: pb.ObservationEncoding = BOTH) -> pb.View:
+             encoding: pb.ObservationEncoding = BOTH, *, draw_board: bool = False
+             ) -> pb.View:
         """A seat's view (token) or the spectator's; `encoding`: the observation's
-        encodings (an ObservationEncoding; default both)."""
+        encodings (an ObservationEncoding; default both); `draw_board`: with the
+        observation drawn (`View.board_svg`)."""
         return self.stub.GetView(pb.GetViewRequest(game_id=game_id, seat_token=token,
-                                                   observation_encoding=encoding),
+                                                   observation_encoding=encoding,
+                                                   draw_board=draw_board),
                                  timeout=self.timeout).view
 
     def submit(self, game_id: str, token: str, version: int, decision: str | pb.Decision,
@@ -126,12 +129,15 @@ class CuriaClient:
 
     def watch(self, game_id: str, token: str = "", after_version: int = 0,
               encoding: pb.ObservationEncoding = BOTH,
-              after_lineage: str = "") -> Iterator[pb.WatchGameResponse]:
+              after_lineage: str = "", *, draw_board: bool = False
+              ) -> Iterator[pb.WatchGameResponse]:
         """WatchGame from `after_version` (`after_lineage`: its view's lineage, so that a
-        version the store has lost resumes at the current one, marked rolled_back)."""
+        version the store has lost resumes at the current one, marked rolled_back;
+        `draw_board`: every view with its observation drawn)."""
         stream: Any = self.stub.WatchGame(pb.WatchGameRequest(
             game_id=game_id, seat_token=token, after_version=after_version,
-            observation_encoding=encoding, after_lineage=after_lineage))
+            observation_encoding=encoding, after_lineage=after_lineage,
+            draw_board=draw_board))
         yield from stream
 
     def resign(self, game_id: str, token: str, reason: str = "") -> pb.ResignSeatResponse:

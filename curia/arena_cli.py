@@ -192,7 +192,7 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
         print(deal_key_line(tournament), file=out, flush=True)
         with own_operator(args.server, output) as admin_token, \
                 service_and_store(args.server, args.redis_url, 0, str(output / REDIS_FOLDER),
-                                  out, admin_token=admin_token) as (server, redis_url), \
+                                  out, admin_token=admin_token) as (server, redis_url, _), \
                 site_server(output, args.http_port, args.http_bind, out):
             site.update(tournament.results.load(), status.total)
             tournament.server = server
@@ -435,7 +435,7 @@ def run_check(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="curia-check-") as data, \
                 own_operator(args.server, Path(data) / "operator") as admin_token, \
                 service_endpoint(args.server, 0, str(Path(data) / "redis"), out,
-                                 admin_token=admin_token) as server:
+                                 admin_token=admin_token) as (server, _):
             yield server
 
     passed = check_bot(Path(args.bot), out, serve, game=args.game,

@@ -31,7 +31,7 @@ from curia.arena_cli import add_arena
 from curia.bot_cli import add_bot
 from curia.cards import add_cards
 from curia.league_cli import add_league
-from curia.remote import add_loadtest, add_serve, add_watch, play_through_service
+from curia.remote import HUMAN, WebSeats, add_loadtest, add_serve, add_watch, play_through_service
 from curia.replay import add_replay
 from curia_api.message_json import message_json
 from curia_api.render import PlayLog, final_of_state, print_result
@@ -51,7 +51,7 @@ def bot_list(text: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(","))
     if not all(names):
         raise argparse.ArgumentTypeError(f"expected bot names separated by commas, got {text!r}")
-    unknown = [name for name in names if name not in bot_names()]
+    unknown = [name for name in names if name not in (*bot_names(), HUMAN)]
     if unknown:
         raise argparse.ArgumentTypeError(
             f"unknown bot {unknown[0]!r}; bots: {', '.join(bot_names())}")
@@ -79,7 +79,9 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=bot_list, metavar="BOT,BOT,...",
                         help=f"one bot per seat, in seat order; the number of names is the "
                              f"number of seats. Bots: {', '.join(bot_names())} (default: "
-                             f"{DEFAULT_BOT} in each of the variant's fewest seats)")
+                             f"{DEFAULT_BOT} in each of the variant's fewest seats); "
+                             f"`curia play --service` also takes {HUMAN}: a person's seat, "
+                             f"played in the browser")
     parser.add_argument("--seed", type=int, default=0, help="game seed (default: %(default)s)")
     parser.add_argument("--option", type=option_pair, action="append", default=[],
                         metavar="KEY=VALUE",
@@ -99,9 +101,14 @@ def spec_from(args: argparse.Namespace) -> GameSpec:
         variant = args.variant or game.default_variant
         bots = args.seats or (DEFAULT_BOT,) * game.variant(variant).min_seats
         spec = GameSpec(game.name, variant, bots, options)
-        spec.check(args.seed)
+        machines = tuple(DEFAULT_BOT if bot == HUMAN else bot for bot in bots)
+        GameSpec(game.name, variant, machines, options).check(args.seed)
     except ValueError as error:  # SetupError, or make_bot's refusal
         args.parser.error(str(error))
+    if HUMAN in bots and not getattr(args, "service", False) \
+            and not getattr(args, "web_url", None):
+        args.parser.error(f"a {HUMAN} seat is played in the browser, through a service: add "
+                          f"--service (or --server with --web-url)")
     return spec
 
 
@@ -133,6 +140,16 @@ def add_play(subparsers: Subparsers) -> None:
                         help="embedded Redis data folder (default data/redis)")
     remote.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
                         help="bots wait this long before each decision (to watch live)")
+    remote.add_argument("--http-port", type=int, default=0, metavar="PORT",
+                        help=f"the embedded service's web port, for {HUMAN} seats' pages "
+                             f"(default: any free one; loopback only)")
+    remote.add_argument("--web-url", metavar="URL",
+                        help=f"with --server: its web port's address (`curia serve "
+                             f"--http-port`), for {HUMAN} seats' links, e.g. "
+                             f"http://127.0.0.1:8080")
+    remote.add_argument("--decision-seconds", type=float, default=0.0, metavar="SECONDS",
+                        help="each decision's time limit; after it the server decides at "
+                             "random (default: no limit)")
     parser.set_defaults(run=run_play, parser=parser)
 
 
@@ -161,10 +178,15 @@ def run_play_here(args: argparse.Namespace, spec: GameSpec, out: TextIO) -> int:
 
 
 def run_play_through_service(args: argparse.Namespace, spec: GameSpec, out: TextIO) -> int:
+    if args.web_url and not args.server:
+        args.parser.error("--web-url names a running service's web port: use it with "
+                          "--server")
     record = play_through_service(
         spec.bots, spec.game, spec.variant, dict(spec.options), args.seed, server=args.server,
         port=args.port, data_dir=args.data_dir, pace=args.pace,
-        out=io.StringIO() if args.json else out, quiet=args.quiet)
+        out=io.StringIO() if args.json else out, quiet=args.quiet,
+        web=WebSeats(args.web_url, args.http_port, round(args.decision_seconds * 1000)),
+        links=sys.stderr if args.json else out)
     if args.json:
         print_json(message_json(record), out)
     return 0

@@ -285,35 +285,57 @@ def finished_options(client: RetryingClient, view: pb.View) -> JSON:
 # ---------------------------------------------------------------------------------------
 # curia play --service
 # ---------------------------------------------------------------------------------------
+#: The --seats name of a person's seat, played in the browser (service/web/seat.js).
+HUMAN = "human"
+
+
+@dataclasses.dataclass(frozen=True)
+class WebSeats:
+    """How `curia play --service` seats people: `url`, a running service's web port
+    (with --server); `http_port`, the embedded service's (0: any free one);
+    `decision_ms`, every decision's time limit (0: none)."""
+
+    url: str | None = None
+    http_port: int = 0
+    decision_ms: int = 0
+
+
 @contextlib.contextmanager
 def service_endpoint(server: str | None, port: int, data_dir: str,
-                     out: TextIO, admin_token: str | None = None) -> Iterator[str]:
-    """The server to use: the one given, or an embedded one for the duration."""
-    with service_and_store(server, None, port, data_dir, out,
-                           admin_token=admin_token) as (target, _):
-        yield target
+                     out: TextIO, admin_token: str | None = None,
+                     http_port: int | None = None) -> Iterator[tuple[str, str | None]]:
+    """(the server to use, its web address or None): the one given, or an embedded one
+    for the duration (with a web port if `http_port` is not None)."""
+    with service_and_store(server, None, port, data_dir, out, admin_token=admin_token,
+                           http_port=http_port) as (target, _, web):
+        yield target, web
 
 
 @contextlib.contextmanager
 def service_and_store(server: str | None, redis_url: str | None, port: int, data_dir: str,
-                      out: TextIO, admin_token: str | None = None
-                      ) -> Iterator[tuple[str, str | None]]:
-    """(the server, its Redis URL): the ones given, or an embedded service and Redis for
-    the duration; `admin_token`: the embedded service's operator credential, which
-    CreateGame then requires."""
+                      out: TextIO, admin_token: str | None = None,
+                      http_port: int | None = None
+                      ) -> Iterator[tuple[str, str | None, str | None]]:
+    """(the server, its Redis URL, its web address): the ones given (no web address), or
+    an embedded service and Redis for the duration, with a web port on loopback if
+    `http_port` is not None (0: any free one); `admin_token`: the embedded service's
+    operator credential, which CreateGame then requires."""
     if server:
-        yield server, redis_url
+        yield server, redis_url, None
         return
     redis = EmbeddedRedis(data_dir).start()
     background = BackgroundServer(redis.url, host="127.0.0.1",
                                   port=port if port and _port_free(port) else free_port(),
-                                  rules=ServerRules(AccessPolicy(admin_token=admin_token)))
+                                  rules=ServerRules(AccessPolicy(admin_token=admin_token)),
+                                  http_port=http_port)
     try:
         bound = background.start()
         operator = "; CreateGame needs its operator credential" if admin_token else ""
         print(f"service: localhost:{bound} (embedded Redis, data in {data_dir}{operator})",
               file=out)
-        yield f"localhost:{bound}", redis.url
+        web = (f"http://127.0.0.1:{background.http_port}"
+               if background.http_port is not None else None)
+        yield f"localhost:{bound}", redis.url, web
     finally:
         background.stop()
         redis.stop()
@@ -328,6 +350,17 @@ def _port_free(port: int) -> bool:
     return True
 
 
+def print_seat_links(created: pb.CreateGameResponse, bots: tuple[str, ...], site: str | None,
+                     out: TextIO) -> None:
+    """Each person's link: the seat page with the seat's token in its fragment (which a
+    browser never sends; the page moves it to the tab's session storage)."""
+    for cred in created.seats:
+        if bots[cred.seat] == HUMAN and site:
+            print(f"seat {cred.seat} is yours; play it in a browser at:\n"
+                  f"  {site.rstrip('/')}/games/{created.game_id}/play#token={cred.token}",
+                  file=out, flush=True)
+
+
 def seat_bot(target: str, game_id: str, seat: int, token: str, bot_name: str, game: str,
              seed: int, pace: float, failures: list[str]) -> None:
     """One seat's bot: follow the seat's stream, decide when asked, submit
@@ -340,18 +373,27 @@ def seat_bot(target: str, game_id: str, seat: int, token: str, bot_name: str, ga
 
 def play_through_service(bots: tuple[str, ...], game: str, variant: str, options: dict[str, Any],
                          seed: int, *, server: str | None, port: int, data_dir: str,
-                         pace: float, out: TextIO, quiet: bool) -> pb.GameRecord:
-    """Create a game on the service, let each bot play it as a client, print the log and
-    the result; the game's record."""
-    with service_endpoint(server, port, data_dir, out) as target, \
+                         pace: float, out: TextIO, quiet: bool,
+                         web: WebSeats = WebSeats(), links: TextIO | None = None
+                         ) -> pb.GameRecord:
+    """Create a game on the service, let each bot play it as a client (and each `human`
+    seat be played in the browser: its link is printed, on `links` if given), print the
+    log and the result; the game's record."""
+    people = HUMAN in bots
+    with service_endpoint(server, port, data_dir, out,
+                          http_port=web.http_port if people else None) as (target, site), \
             RetryingClient.to(target) as client:
-        created = client.create_game(game, variant, len(bots), options=options, seed=seed)
+        created = client.create_game(game, variant, len(bots), options=options, seed=seed,
+                                     decision_ms=web.decision_ms, wait_for_players=people,
+                                     players=bots if people else ())
         print(f"game {created.game_id}; watch it live from another terminal with:\n"
               f"  curia watch {created.game_id} --server {target}", file=out, flush=True)
+        print_seat_links(created, bots, web.url or site, links or out)
         failures: list[str] = []
         threads = [threading.Thread(target=seat_bot, daemon=True, args=(
             target, created.game_id, cred.seat, cred.token, bots[cred.seat], game,
-            bot_seed(seed, cred.seat), pace, failures)) for cred in created.seats]
+            bot_seed(seed, cred.seat), pace, failures)) for cred in created.seats
+            if bots[cred.seat] != HUMAN]
         for thread in threads:
             thread.start()
         final = print_updates(client.watch(created.game_id), io.StringIO() if quiet else out)

@@ -8,6 +8,11 @@ grpc.aio. The limits aiohttp does not state are kept in its protocol's hooks
 (service/web/guard.py); the answers are service/web/answers.py's, the streams
 service/web/events.py's, a run folder's files service/web/run_folder.py's.
 
+- `GET /games/ID/play` — a person's seat (service/web/seat.js), with `curia serve`'s
+  curia.v1 face: the link carries the seat's token in its fragment (`#token=...`, which a
+  browser never sends), the page moves it to the tab's session storage and plays over the
+  Connect calls below (WatchGame with `draw_board`, SubmitDecision). The page holds no
+  secret: it is the same for every seat and every visitor.
 - `GET /games/ID` — the viewer for a game, live: it follows `GET /games/ID/events`, a
   Server-Sent Events stream of frames built from exactly what a gRPC spectator gets (the
   keeper's WatchGame with no seat token): no tokens, no seeds, no hidden information.
@@ -88,7 +93,7 @@ from service.web.guard import (
     make_request,
     too_many_headers,
 )
-from service.web.page import document, viewer_page
+from service.web.page import document, seat_page, viewer_page
 from service.web.run_folder import site_file
 
 if TYPE_CHECKING:
@@ -189,6 +194,9 @@ class Gateway:
                 return await self.home()
             if path == "/games":
                 return self.find(query)
+            if self.rpc is not None and path.startswith("/games/") \
+                    and path.endswith("/play"):
+                return await self.game_page(path[len("/games/"):-len("/play")], seat=True)
             if path.startswith("/games/"):
                 return await self.game_page(path[len("/games/"):])
             if path == "/leagues" or path.startswith("/leagues/"):
@@ -270,8 +278,9 @@ class Gateway:
                                                         "'-' or '_'")
         return Answer(HTTPStatus.SEE_OTHER, location=f"/games/{game_id}")
 
-    async def game_page(self, game_id: str) -> Answer:
-        """The live viewer of a game, if it exists."""
+    async def game_page(self, game_id: str, seat: bool = False) -> Answer:
+        """The live viewer of a game, if it exists; with `seat`, the page a person plays
+        a seat on (its token in the link's fragment: the page is the same for all)."""
         assert self.keeper is not None
         if not GAME_ID.fullmatch(game_id):
             return message_page(HTTPStatus.NOT_FOUND, "not a game id")
@@ -283,6 +292,9 @@ class Gateway:
         title = f"{descriptor.title if descriptor else view.game} — game {game_id}"
         seated = ", ".join(f"{name}={player}" for name, player in
                            zip(view.seat_names, view.players, strict=False))
+        if seat:
+            return html_answer(seat_page(game_id, title, f"{view.variant}, "
+                                         f"{len(view.seat_names)} seats"))
         subtitle = (f"{view.variant}, {len(view.seat_names)} seats"
                     f"{': ' + seated if seated else ''}; watched as a spectator")
         return html_answer(viewer_page(title, [], subtitle=subtitle,
@@ -301,15 +313,19 @@ class Gateway:
 # Running it
 # ---------------------------------------------------------------------------------------
 class RunningGateway:
-    """A listening gateway: its port, and `stop()` (open streams are cancelled)."""
+    """A listening gateway: its port, and `stop()` (open requests get a moment to end:
+    a stream of a game that just ended sends its last message; then they are
+    cancelled)."""
 
     def __init__(self, server: asyncio.Server, handler: web.Server, gateway: Gateway
                  ) -> None:
         self.server, self.handler, self.gateway = server, handler, gateway
         self.port: int = server.sockets[0].getsockname()[1]
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 1.0) -> None:
         self.server.close()
+        if self.gateway.tasks:
+            await asyncio.wait(list(self.gateway.tasks), timeout=grace)
         for task in list(self.gateway.tasks):
             task.cancel()
         await asyncio.gather(*self.gateway.tasks, return_exceptions=True)

@@ -391,7 +391,8 @@ class GameKeeper:
         seat = self.seat_of(stored, request.seat_token, required=False)
         stored = await self._contact(stored, seat)
         return pb.GetViewResponse(view=self._view(stored, self.states.get(stored), seat,
-                                                  request.observation_encoding))
+                                                  request.observation_encoding,
+                                                  drawn=request.draw_board))
 
     async def seat_moment(self, game_id: str, token: str, encoding: int,
                           announced: Announced | None = None
@@ -416,14 +417,15 @@ class GameKeeper:
         return stored.version, stored.lineage, view
 
     def _view(self, stored: StoredGame, state: GameState, seat: int | None,
-              encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED) -> pb.View:
+              encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED, *,
+              drawn: bool = False) -> pb.View:
         movers = state.to_move()
         deadline = (viewer_deadline(stored.meta, stored.clock, movers, seat)
                     if stored.deadline else 0)
         return build_view(stored.game_id, stored.meta, state, stored.version, stored.status,
                           seat, deadline, stored.forfeits,
                           bank_left(stored.clock, seat, movers, now_ms()), stored.ended,
-                          encoding, absent_seats(stored), stored.lineage)
+                          encoding, absent_seats(stored), stored.lineage, drawn)
 
     async def record(self, request: pb.GetGameRecordRequest) -> pb.GetGameRecordResponse:
         stored = await self.load(request.game_id)
@@ -753,8 +755,8 @@ class GameKeeper:
                                f"{stored.version} (if it was seen, the store has rolled "
                                f"back: pass after_lineage, or read the view, to go on from "
                                f"the current version)")
-        encoding = request.observation_encoding
-        state, view = await self._view_at(stored, version, seat, encoding)
+        encoding, drawn = request.observation_encoding, request.draw_board
+        state, view = await self._view_at(stored, version, seat, encoding, drawn)
         yield pb.WatchGameResponse(version=version, view=view, rolled_back=rolled)
         lineage = view.lineage
         over = stored.status == "finished"  # its log may be a compact record: no waiting
@@ -770,14 +772,15 @@ class GameKeeper:
                     return  # the game expired
                 if diverged or _behind(latest, version, lineage):
                     stored, version = latest, latest.version
-                    state, view = await self._view_at(latest, version, seat, encoding)
+                    state, view = await self._view_at(latest, version, seat, encoding,
+                                                      drawn)
                     yield pb.WatchGameResponse(version=version, view=view, rolled_back=True)
                     lineage, over, ended = view.lineage, latest.status == "finished", \
                         latest.ended
                     continue
                 if latest.ended and latest.version == version:  # ended by the server
                     yield pb.WatchGameResponse(version=version, view=self._view(
-                        latest, state, seat, encoding))
+                        latest, state, seat, encoding, drawn=drawn))
                     return
                 if over:
                     return  # nothing more will come
@@ -798,7 +801,7 @@ class GameKeeper:
                                     _status(state, "in_progress"), seat, entry.deadline,
                                     entry.forfeits,
                                     bank_left(entry.clock, seat, state.to_move(), now_ms()),
-                                    encoding=encoding, lineage=lineage))
+                                    encoding=encoding, lineage=lineage, drawn=drawn))
 
     async def _lost(self, stored: StoredGame, version: int, lineage: str) -> bool:
         """Whether `version` of `lineage` is no longer in the game's history (the store
@@ -814,7 +817,7 @@ class GameKeeper:
         return bool(known) and known != lineage
 
     async def _view_at(self, stored: StoredGame, version: int, seat: int | None,
-                       encoding: int) -> tuple[GameState, pb.View]:
+                       encoding: int, drawn: bool = False) -> tuple[GameState, pb.View]:
         """The game's state at `version` and the viewer's view of it."""
         state, deadline, forfeits, clock, lineage = await self._state_at(stored, version)
         current = version == stored.version
@@ -822,7 +825,7 @@ class GameKeeper:
         return state, build_view(
             stored.game_id, stored.meta, state, version, status, seat, deadline, forfeits,
             bank_left(clock, seat, state.to_move(), now_ms()), stored.ended if current else "",
-            encoding, absent_seats(stored) if current else (), lineage)
+            encoding, absent_seats(stored) if current else (), lineage, drawn)
 
     async def _state_at(self, stored: StoredGame, version: int
                         ) -> tuple[GameState, int, dict[int, str], dict[str, Any], str]:

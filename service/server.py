@@ -548,14 +548,14 @@ def metrics_address(host: str) -> str:
     return host.strip("[]") or "::"
 
 
-def web_gateway(running: RunningServer, options: ServeOptions) -> Gateway:
+def web_gateway(running: RunningServer, cors_origins: Iterable[str] = ()) -> Gateway:
     """The web port's gateway: pages, event streams and curia.v1 over Connect and
     gRPC-Web (service/web/connect.py), the gRPC port's servicer answering. (Imported
     here: connect-python, with its HTTP client, takes 0.3 s to import, which only a
     web port needs.)"""
     from service.web.connect import ConnectFace
     assert running.servicer is not None
-    face = ConnectFace(running.servicer, MAX_REQUEST_BYTES, frozenset(options.cors_origins))
+    face = ConnectFace(running.servicer, MAX_REQUEST_BYTES, frozenset(cors_origins))
     return Gateway(running.keeper, rpc=face)
 
 
@@ -589,8 +589,8 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
                                    "operator_credential":
                                        options.rules.access.admin_token is not None,
                                    "metrics_port": options.metrics_port})
-        gateway = (await start_gateway(web_gateway(running, options), options.http_host,
-                                       options.http_port)
+        gateway = (await start_gateway(web_gateway(running, options.cors_origins),
+                                       options.http_host, options.http_port)
                    if options.http_port is not None else None)
         if ready is not None:
             ready(port, shown)
@@ -611,15 +611,18 @@ async def serve(options: ServeOptions, ready: Callable[[int, str], None] | None 
 
 class BackgroundServer(LoopThread):
     """A server running in a thread of its own (its own event loop): for the CLI's
-    embedded mode and for tests. `start()` returns the port."""
+    embedded mode and for tests. `start()` returns the port; with `http_port` (0: any
+    free one) the web port is served too, on loopback (`self.http_port` once started)."""
 
     label = "server"
 
     def __init__(self, redis_url: str, host: str = LOOPBACK, port: int = 0,
                  finished_ttl: int = 7 * 24 * 3600, tls: ServerTls | None = None,
-                 rules: ServerRules | None = None, idle_ttl: int = DEFAULT_IDLE_TTL) -> None:
+                 rules: ServerRules | None = None, idle_ttl: int = DEFAULT_IDLE_TTL,
+                 http_port: int | None = None) -> None:
         super().__init__()
         self.redis_url, self.host, self.port = redis_url, host, port
+        self.http_port = http_port
         self.finished_ttl, self.idle_ttl = finished_ttl, idle_ttl
         self.tls, self.rules = tls, rules or ServerRules()
 
@@ -632,10 +635,16 @@ class BackgroundServer(LoopThread):
         running = await create_server(store, f"{self.host}:{self.port}", self.tls,
                                       self.rules)
         self.port = running.port
+        gateway = (await start_gateway(web_gateway(running), LOOPBACK, self.http_port)
+                   if self.http_port is not None else None)
+        if gateway is not None:
+            self.http_port = gateway.port
         assert self.stopping is not None
         background = asyncio.create_task(run_background(running, self.stopping))
         self.ready()
         await self.stopping.wait()
+        if gateway is not None:
+            await gateway.stop()
         await stop_server(running, grace=1.0)
         await background
         await store.close()

@@ -15,6 +15,7 @@ import orjson
 
 from curia_api import codec
 from curia_api.v1 import game_service_pb2 as pb
+from games import GAMES
 from games.core import Decision, GameState
 
 STATUS = {
@@ -40,6 +41,7 @@ class EncodedObservation:
         self.game = game
         self.text = orjson.dumps(observation, option=orjson.OPT_SORT_KEYS).decode()
         self._typed: pb.Observation | None = None
+        self._svg: str | None = None
 
     def typed(self) -> pb.Observation:
         if self._typed is None:
@@ -48,6 +50,14 @@ class EncodedObservation:
 
     def json(self) -> str:
         return self.text
+
+    def svg(self) -> str:
+        """The observation drawn by its game (empty for a game without a drawing)."""
+        if self._svg is None:
+            descriptor = GAMES.get(self.game)
+            self._svg = (descriptor.render_svg(orjson.loads(self.text)) or ""
+                         if descriptor is not None else "")
+        return self._svg
 
 
 class ObservationCache:
@@ -101,11 +111,13 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
                status: str, seat: int | None, deadline: int, forfeits: dict[int, str],
                bank_left: int | None = None, ended: str = "",
                encoding: int = pb.OBSERVATION_ENCODING_UNSPECIFIED,
-               absent: Sequence[int] = (), lineage: str = "") -> pb.View:
+               absent: Sequence[int] = (), lineage: str = "", drawn: bool = False
+               ) -> pb.View:
     """The view of `seat` (None: a spectator) of a game at `version` (of `lineage`);
     `ended` says why a game ended without the engine's result (e.g. abandoned);
     `encoding` which encodings of the observation it carries (an ObservationEncoding);
-    `absent` the seats a waiting game waits for."""
+    `absent` the seats a waiting game waits for; `drawn`: with the observation drawn
+    (`View.board_svg`)."""
     view = pb.View(
         game_id=game_id, version=version, status=STATUS[status],
         to_move=list(state.to_move()) if status == "in_progress" else [],
@@ -116,9 +128,12 @@ def build_view(game_id: str, meta: dict[str, Any], state: GameState, version: in
         absent_seats=list(absent) if status == "waiting" else [], lineage=lineage,
         players=meta.get("players", []),
     )
-    if encoding != pb.OBSERVATION_ENCODING_NONE:
-        _add_observation(view, OBSERVATIONS.encoded(game_id, version, lineage, state, seat),
-                         encoding)
+    if encoding != pb.OBSERVATION_ENCODING_NONE or drawn:
+        encoded = OBSERVATIONS.encoded(game_id, version, lineage, state, seat)
+        if encoding != pb.OBSERVATION_ENCODING_NONE:
+            _add_observation(view, encoded, encoding)
+        if drawn:
+            view.board_svg = encoded.svg()
     if bank_left is not None:
         view.bank_left_ms = bank_left
     if seat is not None:

@@ -212,7 +212,7 @@ class Event(_message.Message):
     def __init__(self, version: _Optional[int] = ..., kind: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn", "absent_seats", "lineage", "players")
+    __slots__ = ("game_id", "version", "status", "seat", "to_move", "legal_decisions", "observation", "observation_json", "pending", "result", "deadline_unix_ms", "game", "variant", "seat_names", "bank_left_ms", "forfeited_seats", "turn", "absent_seats", "lineage", "players", "board_svg")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -233,6 +233,7 @@ class View(_message.Message):
     ABSENT_SEATS_FIELD_NUMBER: _ClassVar[int]
     LINEAGE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    BOARD_SVG_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -253,17 +254,20 @@ class View(_message.Message):
     absent_seats: _containers.RepeatedScalarFieldContainer[int]
     lineage: str
     players: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., absent_seats: _Optional[_Iterable[int]] = ..., lineage: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ...) -> None: ...
+    board_svg: str
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., seat: _Optional[int] = ..., to_move: _Optional[_Iterable[int]] = ..., legal_decisions: _Optional[_Iterable[_Union[Decision, _Mapping]]] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., observation_json: _Optional[str] = ..., pending: _Optional[str] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ..., game: _Optional[str] = ..., variant: _Optional[str] = ..., seat_names: _Optional[_Iterable[str]] = ..., bank_left_ms: _Optional[int] = ..., forfeited_seats: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., absent_seats: _Optional[_Iterable[int]] = ..., lineage: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., board_svg: _Optional[str] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("game_id", "seat_token", "observation_encoding")
+    __slots__ = ("game_id", "seat_token", "observation_encoding", "draw_board")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
+    DRAW_BOARD_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat_token: str
     observation_encoding: ObservationEncoding
-    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ...) -> None: ...
+    draw_board: bool
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., draw_board: _Optional[bool] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("view",)
@@ -302,18 +306,20 @@ class SubmitDecisionResponse(_message.Message):
     def __init__(self, version: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
-    __slots__ = ("game_id", "seat_token", "after_version", "observation_encoding", "after_lineage")
+    __slots__ = ("game_id", "seat_token", "after_version", "observation_encoding", "after_lineage", "draw_board")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_ENCODING_FIELD_NUMBER: _ClassVar[int]
     AFTER_LINEAGE_FIELD_NUMBER: _ClassVar[int]
+    DRAW_BOARD_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat_token: str
     after_version: int
     observation_encoding: ObservationEncoding
     after_lineage: str
-    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_version: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., after_lineage: _Optional[str] = ...) -> None: ...
+    draw_board: bool
+    def __init__(self, game_id: _Optional[str] = ..., seat_token: _Optional[str] = ..., after_version: _Optional[int] = ..., observation_encoding: _Optional[_Union[ObservationEncoding, str]] = ..., after_lineage: _Optional[str] = ..., draw_board: _Optional[bool] = ...) -> None: ...
 
 class WatchGameResponse(_message.Message):
     __slots__ = ("version", "events", "view", "decision", "rolled_back")

@@ -92,8 +92,6 @@ def document(title: str, body: str, *, subtitle: str = "", status: str = "",
             f"{note}</header><main>{body}</main>{''.join(scripts)}</body></html>\n")
 
 
-
-
 def viewer_page(title: str, frames: Sequence[dict[str, Any]], *, subtitle: str = "",
                 live_url: str | None = None, live_version: int | None = None,
                 extra_html: str = "") -> str:
@@ -111,3 +109,29 @@ def viewer_page(title: str, frames: Sequence[dict[str, Any]], *, subtitle: str =
     status = "live" if live_url else "replay"
     return document(title, body, subtitle=subtitle, status=status,
                     scripts=[inline_script(asset("viewer.js"))])
+
+
+#: The seat page's body: the board drawn for the seat, then what it must decide.
+SEAT_BODY = (
+    '<div class="seat-layout">'
+    '<section class="board" id="board" aria-label="Your view of the board"></section>'
+    '<div class="side">'
+    '<section class="card" aria-labelledby="turn"><h3 id="turn"></h3>'
+    '<div id="you"></div><div class="muted" id="pending"></div>'
+    '<div class="clock" id="clock" aria-live="off"></div></section>'
+    '<section class="card" id="decide" hidden aria-labelledby="h-decide">'
+    '<h3 id="h-decide">Your decision</h3><div id="decisions"></div></section>'
+    '<div class="muted" id="note" role="status"></div>'
+    '<section class="card result" id="result" hidden aria-labelledby="h-result">'
+    '<h3 id="h-result">Result</h3><pre id="result-text"></pre></section>'
+    '<section class="card" aria-labelledby="h-log"><h3 id="h-log">Decisions</h3>'
+    '<ul class="narration" id="log"></ul></section>'
+    '</div></div>')
+
+
+def seat_page(game_id: str, title: str, subtitle: str) -> str:
+    """A person's seat in the browser (seat.js): the seat's token comes in the link's
+    fragment; the page itself holds no secret."""
+    body = f'<div id="seat" data-game="{html.escape(game_id)}">{SEAT_BODY}</div>'
+    return document(title, body, subtitle=subtitle, status="connecting",
+                    scripts=[inline_script(asset("seat.js"))])

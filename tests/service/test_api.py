@@ -418,6 +418,33 @@ def test_a_view_carries_the_observation_encodings_asked_for(client: CuriaClient)
     assert streamed.view.observation_json and not streamed.view.HasField("observation")
 
 
+def test_a_view_asked_with_draw_board_carries_the_viewers_observation_drawn(
+        client: CuriaClient) -> None:
+    """`draw_board`: the game's drawing of exactly the viewer's observation (a seat's own,
+    or the spectator's), in GetView and in every message of WatchGame; never unasked."""
+    game = new_game(client, seed=44)
+    rng = random.Random(44)
+    for _ in range(5):
+        step(client, game, rng)
+    draw = games.GAMES["municipium"].render_svg
+    for token in ["", *game.tokens.values()]:
+        drawn = client.view(game.game_id, token, draw_board=True)
+        observation = json.loads(drawn.observation_json)
+        assert drawn.board_svg == draw(observation) and drawn.board_svg.startswith("<svg")
+        assert not client.view(game.game_id, token).board_svg
+    seat_views = {client.view(game.game_id, t, draw_board=True).board_svg
+                  for t in game.tokens.values()}
+    assert len(seat_views) == len(game.tokens), "each seat's own drawing"
+    token = game.tokens[0]
+    streamed = list(_take(client.watch(game.game_id, token, 2, pb.OBSERVATION_ENCODING_NONE,
+                                       draw_board=True), 3))
+    with_json = list(_take(client.watch(game.game_id, token, 2), 3))
+    for bare, full in zip(streamed, with_json, strict=True):
+        assert not bare.view.observation_json
+        assert bare.view.board_svg == draw(json.loads(full.view.observation_json))
+        assert not full.view.board_svg
+
+
 def test_a_finished_game_is_kept_compact_and_serves_as_before(client: CuriaClient,
                                                                 redis_url: str) -> None:
     """Once over, a game is kept as its compressed record (a few KB, no log stream): its
