@@ -10,8 +10,8 @@ service/web/events.py's, a run folder's files service/web/run_folder.py's.
 
 - `GET /games/ID/play` — a person's seat (service/web/seat.js), with `curia serve`'s
   curia.v1 face: the link carries the seat's token in its fragment (`#token=...`, which a
-  browser never sends), the page moves it to the tab's session storage and plays over the
-  Connect calls below (WatchGame with `draw_board`, SubmitDecision). The page holds no
+  browser never sends), the page moves it to the tab's session storage and plays with the
+  gRPC-Web calls below (WatchGame with `draw_board`, SubmitDecision). The page holds no
   secret: it is the same for every seat and every visitor.
 - `GET /games/ID` — the viewer for a game, live: it follows `GET /games/ID/events`, a
   Server-Sent Events stream of frames built from exactly what a gRPC spectator gets (the
