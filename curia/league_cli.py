@@ -40,10 +40,11 @@ from curia.credentials import (
     own_operator_credential,
     warn_password_on_command_line,
 )
+from curia.remote import HUMAN, print_seat_links
 from curia.stopping import arm_stop_backstop
 from hosting.sandbox import unavailable_reason
 from hosting.worker import Worker
-from league.agent import start_agent
+from league.agent import check_exhibition, start_agent, start_table
 from league.ladder import cross_check, ladder, ladder_json, ladder_text
 from league.registry import LeagueError, Leagues, LeagueSettings
 from service.access import AccessPolicy
@@ -108,6 +109,22 @@ def add_league(subparsers: Any) -> None:
     results.add_argument("league")
     results.add_argument("--json", action="store_true", help="JSON lines (default: CSV)")
     _action(actions, "status", "the leagues, their bots online and games live", _run_list)
+    show_off = _action(actions, "exhibition", "seat a person in an unrated game with bots "
+                                              "online; prints the person's link",
+                       _run_exhibition)
+    show_off.add_argument("league")
+    show_off.add_argument("--seats", required=True, metavar="NAME,NAME,...",
+                          help=f"by seat: bots of the league (online, with a free slot) and "
+                               f"{HUMAN} for each seat a person plays in the browser")
+    show_off.add_argument("--server", required=True, metavar="HOST:PORT",
+                          help="the service (CreateGame with the operator credential of "
+                               "CURIA_ADMIN_TOKEN_FILE, as `curia league run`)")
+    show_off.add_argument("--web-url", required=True, metavar="URL",
+                          help="its web port (`curia serve --http-port`), for the link, "
+                               "e.g. http://127.0.0.1:8080")
+    show_off.add_argument("--decision-seconds", type=float, default=300.0, metavar="SECONDS",
+                          help="each decision's time in this game, after which the server "
+                               "decides at random (default 300)")
     run = _action(actions, "run", "run a league agent (matchmaker) against a server",
                   _run_agent)
     run.add_argument("--server", required=True, metavar="HOST:PORT")
@@ -323,6 +340,21 @@ def interrupt_on_term() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)
+
+
+def _run_exhibition(args: argparse.Namespace, leagues: Leagues) -> int:
+    """An unrated game of the league's bots with a person's seat: its link."""
+    settings = leagues.settings(args.league)
+    seating = tuple(name.strip() for name in args.seats.split(","))
+    people = frozenset(seat for seat, name in enumerate(seating) if name == HUMAN)
+    check_exhibition(leagues, settings, seating, people)
+    with CuriaClient(args.server, security=ClientSecurity.from_env()) as client:
+        created = start_table(leagues.redis, client, leagues, settings, seating, people,
+                              round(args.decision_seconds * 1000))
+    print(f"game {created.game_id}: an exhibition of league {settings.name} (unrated); the "
+          f"bots' seats go to their Play streams", flush=True)
+    print_seat_links(created, seating, args.web_url, sys.stdout)
+    return 0
 
 
 def _run_agent(args: argparse.Namespace, leagues: Leagues) -> int:

@@ -54,7 +54,7 @@ from curia_api.v1 import game_service_pb2 as pb
 from hosting.worker import GROUP, queue_league_job
 from league.ladder import outcomes
 from league.matchmaking import Candidate, Knowledge, candidate, next_table
-from league.registry import Leagues, LeagueSettings, history_entry, pair_stats
+from league.registry import LeagueError, Leagues, LeagueSettings, history_entry, pair_stats
 from ratings.pooled import PairwiseStats, fit_pooled
 from service.keeper import NOBODY_STARTED
 from service.league_records import (
@@ -488,38 +488,83 @@ class LeagueAgent:
     def start(self, settings: LeagueSettings, entries: tuple[str, ...]) -> str:
         """Start a game of the ladder `entries` (bots, or `NAME@N` for a bot's N-th
         version): its bots' seats and live table, hosted seats queued; its id."""
-        name = settings.name
-        table = tuple(base_name(entry) for entry in entries)
-        accounts = self.leagues.entries(name)
-        hosted = {seat: accounts[bot].manifest for seat, bot in enumerate(table)
-                  if bot in accounts and accounts[bot].hosted}
-        created = self.client.create_game(
-            settings.game, settings.variant, settings.seats, options=settings.options,
-            decision_ms=settings.decision_ms, bank_ms=settings.bank_ms, on_timeout="forfeit",
-            wait_for_players=bool(hosted),  # no clock until a worker's bot is there
-            players=entries)
-        live = LiveTable(list(table), now_ms(), settings.rated, settings.game,
-                         settings.variant, settings.options, settings.decision_ms,
-                         settings.bank_ms, wait=bool(hosted),
-                         rated_as=list(entries) if entries != table else None)
-        tokens = {credential.seat: credential.token for credential in created.seats}
-        pipe = self.redis.pipeline(transaction=True)
-        for seat, bot in enumerate(table):
-            pipe.hset(seats_key(name, bot), created.game_id, tokens[seat])
+        return str(start_table(self.redis, self.client, self.leagues, settings,
+                               entries).game_id)
+
+
+def start_table(redis: Any, client: CuriaClient, leagues: Leagues, settings: LeagueSettings,
+                entries: tuple[str, ...], people: frozenset[int] = frozenset(),
+                decision_ms: int | None = None) -> pb.CreateGameResponse:
+    """Create a league game of `entries` by seat and make it live: each bot's seat given
+    to its Play stream (hosted seats queued for the workers). `people`: seats a person
+    plays on the seat page (`entries` names them; their tokens are only in the answer,
+    returned): such a game is an exhibition, never rated, and waits for its players;
+    `decision_ms` replaces the league's time for it."""
+    name = settings.name
+    table = tuple(base_name(entry) for entry in entries)
+    accounts = leagues.entries(name)
+    bots = {seat: bot for seat, bot in enumerate(table) if seat not in people}
+    hosted = {seat: accounts[bot].manifest for seat, bot in bots.items()
+              if bot in accounts and accounts[bot].hosted}
+    waits = bool(hosted) or bool(people)  # no clock until a worker's bot (or a person) is there
+    created = client.create_game(
+        settings.game, settings.variant, settings.seats, options=settings.options,
+        decision_ms=settings.decision_ms if decision_ms is None else decision_ms,
+        bank_ms=settings.bank_ms, on_timeout="random" if people else "forfeit",
+        wait_for_players=waits, players=entries)
+    live = LiveTable(list(table), now_ms(), False if people else settings.rated,
+                     settings.game, settings.variant, settings.options,
+                     settings.decision_ms if decision_ms is None else decision_ms,
+                     settings.bank_ms, wait=waits,
+                     rated_as=list(entries) if entries != table else None)
+    tokens = {credential.seat: credential.token for credential in created.seats}
+    pipe = redis.pipeline(transaction=True)
+    for seat, bot in bots.items():
+        pipe.hset(seats_key(name, bot), created.game_id, tokens[seat])
+        if not people:
             pipe.hset(league_key(name, "last_table"), bot, LastTable(frozenset(table)).dumps())
-        for seat, manifest in hosted.items():  # a hosted bot: a worker plays its seat
-            queue_league_job(pipe, name, created.game_id, seat, table[seat], manifest,
-                             tokens[seat])
-        pipe.hset(league_key(name, "live"), created.game_id, live.dumps())
-        replies = pipe.execute()
-        if hosted:  # the jobs' entry ids, to tell whether a worker took them
-            entries = replies[2 * len(table):2 * len(table) + len(hosted)]
-            live.jobs = {str(seat): text(entry)
-                         for seat, entry in zip(hosted, entries, strict=True)}
-            self._note_table(keys=[league_key(name, "live")],
-                             args=[created.game_id, live.dumps()])
-        log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))
-        return str(created.game_id)
+    for seat, manifest in hosted.items():  # a hosted bot: a worker plays its seat
+        queue_league_job(pipe, name, created.game_id, seat, table[seat], manifest,
+                         tokens[seat])
+    pipe.hset(league_key(name, "live"), created.game_id, live.dumps())
+    replies = pipe.execute()
+    if hosted:  # the jobs' entry ids, to tell whether a worker took them
+        first = len(bots) * (1 if people else 2)
+        jobs = replies[first:first + len(hosted)]
+        live.jobs = {str(seat): text(entry) for seat, entry in zip(hosted, jobs, strict=True)}
+        redis.register_script(NOTE_TABLE_SCRIPT)(keys=[league_key(name, "live")],
+                                                 args=[created.game_id, live.dumps()])
+    log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))
+    return created
+
+
+def check_exhibition(leagues: Leagues, settings: LeagueSettings, entries: tuple[str, ...],
+                     people: frozenset[int]) -> None:
+    """LeagueError unless `entries` can be an exhibition now: the league's seat count, a
+    person somewhere, and every other seat a bot of the league, active, online and with
+    a free slot."""
+    name = settings.name
+    if settings.status == "closed":
+        raise LeagueError(f"league {name} is closed")
+    if len(entries) != settings.seats:
+        raise LeagueError(f"league {name} plays {settings.seats} seats, not {len(entries)}")
+    if not people:
+        raise LeagueError("an exhibition seats a person: name one seat human")
+    accounts, online = leagues.entries(name), set(leagues.online(name))
+    capacity = {text(bot): int(n) for bot, n in
+                leagues.redis.hgetall(league_key(name, "capacity")).items()}
+    bots = [entry for seat, entry in enumerate(entries) if seat not in people]
+    if len(set(bots)) != len(bots):
+        raise LeagueError("a bot takes one seat of a game")
+    for bot in bots:
+        if bot not in accounts:
+            raise LeagueError(f"league {name} has no bot {bot!r}")
+        if accounts[bot].status != "active":
+            raise LeagueError(f"bot {bot} is {accounts[bot].status}")
+        if bot not in online:
+            raise LeagueError(f"bot {bot} is not online (its Play stream is not connected)")
+        if leagues.redis.hlen(seats_key(name, bot)) >= capacity.get(bot, settings.concurrency):
+            raise LeagueError(f"bot {bot} has no free slot now")
 
 
 def as_table(game_id: str, table: LiveTable | Mapping[str, Any]) -> LiveTable:
