@@ -316,6 +316,7 @@ def web_service(service_process: Any, redis_url: str) -> tuple[str, ...]:
     ("municipium", "human,greedy,random", 3),
     ("ciceron", "random,human,greedy,random", 5),
     ("leges", "greedy,human", 7),
+    ("leges", "random,random,greedy,random,human", 9),
 ])
 def test_a_person_plays_a_whole_game_in_the_browser(page: Any, web_service: tuple[str, ...],
                                                     game: str, seats: str, seed: int) -> None:
