@@ -28,7 +28,10 @@
     constructor(code, message) { super(message); this.code = code; }
   }
 
-  function text(id, value) { $(id).textContent = value; }
+  function text(id, value) {
+    $(id).textContent = value;
+    delete $(id).dataset.kind;
+  }
   function setStatus(value) { text("status", value); }
   function sleep(ms) { return new Promise((done) => setTimeout(done, ms)); }
 
@@ -285,6 +288,9 @@
       const shown = d.secret ? "(a secret decision)" : d.notation;
       log.push("v" + Number(d.version || 0) + " " + seatName(d.seat || 0) + ": " + shown);
     }
+    if (Number(view.version || 0) > sentAt && $("note").dataset.kind === "sent") {
+      text("note", "");  // that decision is in the game now
+    }
     $("board").innerHTML = view.boardSvg || "";  // drawn by the game's own renderer
     const name = view.seat === null ? "" : seatName(view.seat);
     text("you", view.seat === null ? "You watch as a spectator."
@@ -312,6 +318,7 @@
         expectedLineage: view.lineage || "", decision: { notation },
         requestId: requestId(), observationEncoding: "OBSERVATION_ENCODING_NONE" })) {
         text("note", "sent: " + notation + (answer.duplicate ? " (already in)" : ""));
+        $("note").dataset.kind = "sent";
       }
       root.dataset.sent = String(version);
       if (Number(view.version || 0) === version) {
