@@ -307,7 +307,8 @@ class Worker:
         """Start the bot for the job's seat once it is built (a job whose game is over is
         done at once; a bot that cannot be built or started forfeits its seat)."""
         self.building.pop(job.entry, None)
-        if self._over(job):
+        if self._over(job):  # (its bot, on a worker that died, may have played it out)
+            self._mark_taken(job)
             self._done(job)
             return
         try:
@@ -328,7 +329,17 @@ class Worker:
         return Launcher.make(self.sandbox, [manifest], hidden,
                              build_network=self.build_network)
 
+    def _mark_taken(self, job: Job) -> None:
+        """Tell the job's tournament that a worker has its seat (a league's job has no
+        such mark)."""
+        if job.taken_key:
+            self.redis.hset(job.taken_key, job.seat_field, self.name)
+
     def _launch(self, job: Job, manifest: BotManifest, launcher: Launcher) -> None:
+        """Start the job's bot: the seat is marked taken first, so that a worker dying
+        between the two leaves a mark and a job to adopt, never a bot playing a seat the
+        tournament still waits to see taken."""
+        self._mark_taken(job)
         closing = contextlib.ExitStack()
         try:
             closing.enter_context(launcher.serving(self.server))
@@ -341,8 +352,6 @@ class Worker:
             self._cannot_start(job, error)
             return
         self.running[job.entry] = Running(job, bot, closing)
-        if job.taken_key:
-            self.redis.hset(job.taken_key, job.seat_field, self.name)
         log.info("worker %s: %s plays seat %d of game %s", self.name, job.bot, job.seat,
                  job.game_id)
 

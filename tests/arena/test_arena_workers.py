@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from redis import Redis
 
+from client.unary import CuriaClient
+from curia_api.v1 import game_service_pb2 as pb
 from hosting.seat_jobs import (
     ARENA_RUNS_KEY,
     RUN_FOLDERS_KEY,
@@ -223,6 +225,33 @@ def test_a_run_forgets_its_killed_incarnations_and_workers_skip_dead_runs(
     finally:
         redis.zrem(WORKERS_KEY, worker.name)
         redis.delete(worker_key(worker.name))
+        redis.close()
+
+
+def test_a_seat_whose_game_ended_before_a_worker_took_it_is_marked_taken(
+        server: str, redis_url: str, tmp_path: Path) -> None:
+    """A seat's job adopted after its game ended (the bot of a worker that died after
+    starting it may play the game out before it dies too) is marked taken as it is
+    acknowledged: the tournament, which waits for the mark, never waits for ever."""
+    redis = Redis.from_url(redis_url)
+    stream, taken = "curia:arena:{test-ended}:jobs", "curia:arena:{test-ended}:taken"
+    with CuriaClient(server) as client:
+        created = client.create_game("leges", "", 2)
+        for credential in created.seats:  # both resign: the server plays the game out
+            client.resign(created.game_id, credential.token)
+        wait_until(lambda: client.view(created.game_id).status == pb.GAME_STATUS_FINISHED,
+                   30, message="the game's end")
+        queue_job(redis, stream, created.game_id, 1, "bot", "bot.toml",
+                  created.seats[1].token, 1, taken_key=taken, run="test-ended")
+        worker = Worker(redis, client, server, 2, tmp_path / "logs")
+        (job,) = worker.take(stream, 1)
+        worker.start(job)
+    try:
+        assert redis.hget(taken, f"{created.game_id}:1") == worker.name.encode()
+        assert not redis.xrange(stream), "the job is done"
+        assert not worker.running
+    finally:
+        redis.delete(stream, taken)
         redis.close()
 
 
