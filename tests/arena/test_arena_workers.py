@@ -255,6 +255,11 @@ def test_a_seat_whose_game_ended_before_a_worker_took_it_is_marked_taken(
         redis.close()
 
 
+def records_of(run: Path) -> list[dict[str, Any]]:
+    """The records of a run's games (games/NNNNN.json)."""
+    return [json.loads(path.read_text())["record"] for path in sorted(run.glob("games/*.json"))]
+
+
 def rankings(run: Path) -> dict[int, Any]:
     return {result["index"]: result["ranking"] for result in results_of(run)}
 
@@ -267,7 +272,8 @@ def test_a_worker_killed_mid_game_changes_no_result(tmp_path: Path) -> None:
     """The same tournament file and deal key, with and without a worker killed (SIGKILL)
     while it plays a seat: its seats are taken over before their decision clock runs out
     (by the other worker, beyond its free slots, or by the one the arena starts again),
-    and every game ends as in the run without the fault, none forfeited or void."""
+    unless the dying worker's bot finished its game first, and every game ends as in the
+    run without the fault, none forfeited or void, each seat played by a bot."""
     key, clock = tmp_path / "deal.key", "decision_ms = 10000\nbank_ms = 0"
     (tmp_path / "plain").mkdir()
     (tmp_path / "faulty").mkdir()
@@ -291,9 +297,15 @@ def test_a_worker_killed_mid_game_changes_no_result(tmp_path: Path) -> None:
     finally:
         process.kill()
         process.wait()
-    for name in killed:  # played to the end by a bot started again for the seat
-        assert any("game over" in log.read_text() for log in (doomed / name,
-                   run / "worker-logs" / "w1" / name) if log.exists()), name
+    records = {record["game_id"]: record for record in records_of(run)}
+    for name in killed:  # played to its end by a bot started again for the seat, or by
+        # the first one before it died with its worker (its log lost with the worker)
+        restarted = any("game over" in log.read_text() for log in (
+            doomed / name, run / "worker-logs" / "w1" / name) if log.exists())
+        game_id, _, rest = name.partition("-seat")
+        seat = int(rest.split("-")[0])
+        causes = {d["cause"] for d in records[game_id]["decisions"] if d["seat"] == seat}
+        assert restarted or causes == {"DECISION_CAUSE_SEAT"}, (name, causes)
     assert not any(r.get("forfeits") or r.get("void") for r in results_of(run)), \
         results_of(run)
     assert len(results_of(run)) == 6
