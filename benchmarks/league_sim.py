@@ -233,7 +233,8 @@ def games_table(args: argparse.Namespace) -> None:
                 cells = []
                 for policy in args.policies:
                     results = list(pool.map(run, [league] * args.runs, [policy] * args.runs,
-                                            range(args.runs), [args.limit] * args.runs))
+                                            range(args.seed, args.seed + args.runs),
+                                            [args.limit] * args.runs))
                     narrow = statistics.median(r[0] for r in results)
                     ordered = statistics.median(r[1] for r in results)
                     cells.append(f"{narrow:>8.0f} / {ordered:>7.0f}")
@@ -279,6 +280,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--policies", nargs="+", default=["round-robin", "random", "league"])
     parser.add_argument("--results", type=int, nargs="+", default=[400, 2000])
     parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the first league's seed (leagues seed, seed + 1, ...)")
     parser.add_argument("--limit", type=int, default=4000)
     parser.add_argument("--noise", choices=("pl", "thurstone"), default="thurstone")
     parser.add_argument("--spread", type=float, default=600.0)
