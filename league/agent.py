@@ -457,8 +457,7 @@ class LeagueAgent:
         online = sorted({*self.leagues.online(name), *hosted})
         if not online:
             return []
-        capacity = {text(bot): int(n) for bot, n in
-                    self.redis.hgetall(league_key(name, "capacity")).items()}
+        capacity = capacities(self.redis, name)
         rows = self.standings(name)
         pipe = self.redis.pipeline(transaction=False)
         for bot in online:
@@ -507,14 +506,14 @@ def start_table(redis: Any, client: CuriaClient, leagues: Leagues, settings: Lea
     hosted = {seat: accounts[bot].manifest for seat, bot in bots.items()
               if bot in accounts and accounts[bot].hosted}
     waits = bool(hosted) or bool(people)  # no clock until a worker's bot (or a person) is there
+    time_ms = settings.decision_ms if decision_ms is None else decision_ms
     created = client.create_game(
         settings.game, settings.variant, settings.seats, options=settings.options,
-        decision_ms=settings.decision_ms if decision_ms is None else decision_ms,
-        bank_ms=settings.bank_ms, on_timeout="random" if people else "forfeit",
-        wait_for_players=waits, players=entries)
+        decision_ms=time_ms, bank_ms=settings.bank_ms,
+        on_timeout="random" if people else "forfeit", wait_for_players=waits,
+        players=entries)
     live = LiveTable(list(table), now_ms(), False if people else settings.rated,
-                     settings.game, settings.variant, settings.options,
-                     settings.decision_ms if decision_ms is None else decision_ms,
+                     settings.game, settings.variant, settings.options, time_ms,
                      settings.bank_ms, wait=waits,
                      rated_as=list(entries) if entries != table else None)
     tokens = {credential.seat: credential.token for credential in created.seats}
@@ -523,19 +522,26 @@ def start_table(redis: Any, client: CuriaClient, leagues: Leagues, settings: Lea
         pipe.hset(seats_key(name, bot), created.game_id, tokens[seat])
         if not people:
             pipe.hset(league_key(name, "last_table"), bot, LastTable(frozenset(table)).dumps())
+    first = len(pipe)  # the replies from here on are the jobs' entry ids
     for seat, manifest in hosted.items():  # a hosted bot: a worker plays its seat
         queue_league_job(pipe, name, created.game_id, seat, table[seat], manifest,
                          tokens[seat])
     pipe.hset(league_key(name, "live"), created.game_id, live.dumps())
     replies = pipe.execute()
     if hosted:  # the jobs' entry ids, to tell whether a worker took them
-        first = len(bots) * (1 if people else 2)
         jobs = replies[first:first + len(hosted)]
         live.jobs = {str(seat): text(entry) for seat, entry in zip(hosted, jobs, strict=True)}
         redis.register_script(NOTE_TABLE_SCRIPT)(keys=[league_key(name, "live")],
                                                  args=[created.game_id, live.dumps()])
     log.info("league %s: game %s started: %s", name, created.game_id, ", ".join(table))
     return created
+
+
+def capacities(redis: Any, league: str) -> dict[str, int]:
+    """The games each bot asked to play at once (its hello's concurrency, as granted); a
+    bot not in it plays the league's `concurrency`."""
+    return {text(bot): int(n) for bot, n in
+            redis.hgetall(league_key(league, "capacity")).items()}
 
 
 def check_exhibition(leagues: Leagues, settings: LeagueSettings, entries: tuple[str, ...],
@@ -551,8 +557,7 @@ def check_exhibition(leagues: Leagues, settings: LeagueSettings, entries: tuple[
     if not people:
         raise LeagueError("an exhibition seats a person: name one seat human")
     accounts, online = leagues.entries(name), set(leagues.online(name))
-    capacity = {text(bot): int(n) for bot, n in
-                leagues.redis.hgetall(league_key(name, "capacity")).items()}
+    capacity = capacities(leagues.redis, name)
     bots = [entry for seat, entry in enumerate(entries) if seat not in people]
     if len(set(bots)) != len(bots):
         raise LeagueError("a bot takes one seat of a game")

@@ -41,7 +41,6 @@ class EncodedObservation:
         self.game = game
         self.text = orjson.dumps(observation, option=orjson.OPT_SORT_KEYS).decode()
         self._typed: pb.Observation | None = None
-        self._svg: str | None = None
 
     def typed(self) -> pb.Observation:
         if self._typed is None:
@@ -52,12 +51,13 @@ class EncodedObservation:
         return self.text
 
     def svg(self) -> str:
-        """The observation drawn by its game (empty for a game without a drawing)."""
-        if self._svg is None:
-            descriptor = GAMES.get(self.game)
-            self._svg = (descriptor.render_svg(orjson.loads(self.text)) or ""
-                         if descriptor is not None else "")
-        return self._svg
+        """The observation drawn by its game (empty for a game without a drawing). Drawn
+        each time, not kept: some 45 KB each, the cache's 8192 entries would hold
+        hundreds of MB of drawings, and a seat's page asks once per version."""
+        descriptor = GAMES.get(self.game)
+        if descriptor is None:
+            return ""
+        return descriptor.render_svg(orjson.loads(self.text)) or ""
 
 
 class ObservationCache:
