@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -42,7 +42,7 @@ from service.league_records import (
 )
 from service.leagues import KEY_PREFIX, PRESENCE_MS, BotKeys
 from service.store import now_ms
-from service.version_feed import Announced, woken_within
+from service.version_feed import Announced, Waiter, woken_within
 
 log = logging.getLogger("curia.play")
 
@@ -94,37 +94,45 @@ class PlayStream:
         self.bot_key = bot_key
         self.redis: Any = keeper.store.redis
         self.stream_id = secrets.token_hex(8)
-        self.outbox: asyncio.Queue[pb.PlayResponse | None] = asyncio.Queue()
+        #: writes one message on the call (`serve` sets it); one message at a time
+        self.write: Callable[[pb.PlayResponse], Awaitable[None]] | None = None
+        self.writing = asyncio.Lock()
+        #: set when the stream is to end (the bot hung up, replaced, refused, a failed write)
+        self.over = asyncio.Event()
         self.watchers: dict[str, asyncio.Task[None]] = {}
         self.tokens: dict[str, str] = {}
         self.opponent_decisions = False
         self.encoding = pb.OBSERVATION_ENCODING_UNSPECIFIED
         self.replaced = False
-        #: why the stream ends with a status other than OK (set before the outbox's None)
+        #: why the stream ends with a status other than OK (set before `over`)
         self.ending: Exception | None = None
         #: game -> (decisions of the seat applied on this stream, the version the last
         #: produced): a turn answered is a turn to send again if the store loses the answer
         self.applied: dict[str, tuple[int, int]] = {}
-        #: set while no request is being answered (every reply is in the outbox)
+        #: set while no request is being answered (every reply is written)
         self.idle = asyncio.Event()
         self.idle.set()
 
     def key(self, part: str) -> str:
         return league_key(self.account.league, part)
 
-    async def run(self, requests: AsyncIterator[Any]) -> AsyncGenerator[pb.PlayResponse, None]:
-        """The stream's messages, from the welcome to the bot's hanging up."""
+    async def serve(self, requests: AsyncIterator[Any],
+                    write: Callable[[pb.PlayResponse], Awaitable[None]]) -> None:
+        """The stream, from the welcome to the bot's hanging up: each message written by
+        the task that made it (the reply by the reader, a turn by the game's watcher),
+        one at a time, with no queue between."""
+        self.write = write
         hello = await _first_hello(requests)
         granted = await self._take_over(hello)
-        games = await self._look_for_games()
-        yield pb.PlayResponse(welcome=pb.PlayWelcome(
+        await self._send(pb.PlayResponse(welcome=pb.PlayWelcome(
             bot=self.account.bot, league=self.account.league, concurrency=granted,
-            game_ids=sorted(games)))
+            game_ids=sorted(await self._look_for_games()))))
         helpers = [self._spawn(self._read(requests), "read"),
                    self._spawn(self._keep(), "keep")]
         try:
-            while (message := await self.outbox.get()) is not None:
-                yield message
+            await self.over.wait()
+            async with self.writing:  # a message being written is written whole
+                pass
             if self.ending is not None:
                 raise self.ending
             if self.replaced:
@@ -133,6 +141,19 @@ class PlayStream:
             for task in (*helpers, *self.watchers.values()):
                 task.cancel()
             await self._leave()
+
+    async def _send(self, message: pb.PlayResponse) -> None:
+        """Write one message on the call, unless the stream is ending; a failed write (the
+        call gone) ends the stream."""
+        assert self.write is not None
+        async with self.writing:
+            if self.over.is_set():
+                return
+            try:
+                await self.write(message)
+            except Exception:
+                self.over.set()
+                raise
 
     # -- presence ------------------------------------------------------------------------
     async def _take_over(self, hello: pb.PlayHello, again: bool = False) -> int:
@@ -211,13 +232,13 @@ class PlayStream:
                 await BotKeys(self.redis).account(self.bot_key)
             except ServiceError as error:  # revoked, banned, the league closed
                 self.ending = error
-                await self.outbox.put(None)
+                self.over.set()
                 return
             if owner is None and await self.redis.hsetnx(self.key("streams"), bot,
                                                          self.stream_id):
                 return  # no other stream took over (e.g. unbanned at once): still ours
         self.replaced = True
-        await self.outbox.put(None)
+        self.over.set()
 
     async def _leave(self) -> None:
         with contextlib.suppress(Exception):  # the store may be away: presence lapses
@@ -295,10 +316,10 @@ class PlayStream:
         feed = self.keeper.store.feed
         announced: Announced | None = None
         seat, look = -1, True
-        woken: asyncio.Future[Announced | None] | None = None
+        woken: Waiter | None = None
         try:
             while True:
-                woken = self._next_waiter(game_id, woken, announced)
+                woken = self._next_waiter(game_id, woken, announced, seat)
                 if look:
                     version, lineage, view = await self._moment(game_id, token, announced)
                     applied = self.applied.get(game_id, (0, 0))
@@ -311,7 +332,7 @@ class PlayStream:
                         full = view or (await self.keeper.view(pb.GetViewRequest(
                             game_id=game_id, seat_token=token,
                             observation_encoding=pb.OBSERVATION_ENCODING_NONE))).view
-                        await self.outbox.put(await self._game_started(game_id, full))
+                        await self._send(await self._game_started(game_id, full))
                         started, seat = True, full.seat
                     if view is not None and (lineage, version, view.status) != told:
                         told, answered = (lineage, version, view.status), applied
@@ -329,14 +350,16 @@ class PlayStream:
             if woken is not None and feed is not None:
                 feed.discard(game_id, woken)
 
-    def _next_waiter(self, game_id: str, previous: asyncio.Future[Announced | None] | None,
-                     seen: Announced | None) -> asyncio.Future[Announced | None] | None:
-        """A waiter for the game's next version (None without a live feed), registered
-        before `previous` is let go; already set if a version came after `seen` (the
-        last version announced) while no waiter of this seat was listening (a look at
-        `seen` may have read the cached record of `seen` itself)."""
+    def _next_waiter(self, game_id: str, previous: Waiter | None, seen: Announced | None,
+                     seat: int) -> Waiter | None:
+        """A waiter for the game's next version that concerns `seat` (any version while
+        the seat is not known yet; None without a live feed), set to None after
+        WAKE_AT_LEAST_S, registered before `previous` is let go; already set if a version
+        came after `seen` (the last version announced) while no waiter of this seat was
+        listening (a look at `seen` may have read the cached record of `seen` itself)."""
         feed = self.keeper.store.feed
-        woken = feed.waiter(game_id) if feed is not None and feed.live() else None
+        woken = feed.waiter(game_id, seat if seat >= 0 else None, WAKE_AT_LEAST_S) \
+            if feed is not None and feed.live() else None
         if feed is not None and previous is not None:
             later = feed.latest_after(game_id, seen) if seen is not None else None
             if woken is not None and later is not None:
@@ -356,10 +379,11 @@ class PlayStream:
                 await asyncio.sleep(WATCH_RETRY_S)
 
     async def _wait(self, game_id: str, version: int,
-                    woken: asyncio.Future[Announced | None] | None, at_most: float
-                    ) -> Announced | None:
+                    woken: Waiter | None, at_most: float) -> Announced | None:
         """Until the game may have changed after `version` (or `at_most` seconds have
         passed): the (version, lineage) the feed announced, if it did."""
+        if woken is not None and at_most >= WAKE_AT_LEAST_S:
+            return await woken  # (the feed sets it to None after WAKE_AT_LEAST_S)
         if woken is not None:
             return woken.result() if await woken_within(woken, at_most) else None
         if at_most < WAKE_AT_LEAST_S:  # waiting for seats: no version to block on
@@ -379,10 +403,10 @@ class PlayStream:
             try:
                 async for change in self.keeper.watch(request):
                     if not started:
-                        await self.outbox.put(await self._game_started(game_id, change.view))
+                        await self._send(await self._game_started(game_id, change.view))
                         started = True
                     elif self.opponent_decisions and change.HasField("decision"):
-                        await self.outbox.put(pb.PlayResponse(update=pb.PlayUpdate(
+                        await self._send(pb.PlayResponse(update=pb.PlayUpdate(
                             game_id=game_id, change=change)))
                     version, lineage = change.version, change.view.lineage
                     if await self._told(change.view):
@@ -396,12 +420,12 @@ class PlayStream:
     async def _told(self, view: pb.View) -> bool:
         """Send the turn or the end a view calls for; True once the game is over."""
         if view.status == pb.GAME_STATUS_FINISHED:
-            await self.outbox.put(pb.PlayResponse(game_ended=pb.PlayGameEnded(
+            await self._send(pb.PlayResponse(game_ended=pb.PlayGameEnded(
                 game_id=view.game_id, seat=view.seat, result=view.result)))
             await self._game_over(view.game_id)
             return True
         if view.seat in view.to_move and view.status == pb.GAME_STATUS_IN_PROGRESS:
-            await self.outbox.put(pb.PlayResponse(turn=view))
+            await self._send(pb.PlayResponse(turn=view))
         return False
 
     async def _game_over(self, game_id: str) -> None:
@@ -451,14 +475,14 @@ class PlayStream:
             async for request in requests:
                 self.idle.clear()
                 try:
-                    await self.outbox.put(await self._reply(request))
+                    await self._send(await self._reply(request))
                 finally:
                     self.idle.set()
         except Exception as error:  # the call ended under the read (grpc's UsageError
             # 'RPC already finished.'): the end of the requests, not a task's failure
             log.info("play: requests ended", extra={"error": repr(error)})
         finally:
-            await self.outbox.put(None)
+            self.over.set()
 
     async def _reply(self, request: Any) -> pb.PlayResponse:
         if not isinstance(request, pb.PlayRequest):  # server.MalformedRequest
@@ -604,7 +628,7 @@ class SeatPlayStream(PlayStream):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.idle.wait(), LAST_REPLY_S)
         finally:
-            await self.outbox.put(None)
+            self.over.set()
 
     async def _game_over(self, game_id: str) -> None:
         return None

@@ -125,6 +125,13 @@ async def send_all(messages: AsyncGenerator[Any, None], context: grpc.aio.Servic
     await for_certain(write_all())
 
 
+async def play_on(stream: PlayStream, requests: AsyncIterator[Any],
+                  context: grpc.aio.ServicerContext) -> None:
+    """A Play stream's work, its messages written on the call (the task `for_certain`
+    runs, which takes whatever it raises)."""
+    await stream.serve(requests, context.write)
+
+
 def malformed(request: MalformedRequest) -> ServiceError:
     return invalid(f"malformed request: {request.error}")
 
@@ -289,7 +296,7 @@ class GameService(pb_grpc.GameServiceServicer):
         OPEN_STREAMS.inc()
         try:
             stream = await self._open_play(context)
-            await send_all(stream.run(requests), context)
+            await for_certain(play_on(stream, requests, context))
         except ServiceError as error:
             if error.code == grpc.StatusCode.UNAUTHENTICATED:
                 self.bad_keys.allow(peer_host(context.peer()))

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 from typing import Any, NamedTuple
 
@@ -52,6 +54,8 @@ SILENT_LIMIT_S = 6.0
 READ_GRACE_S = 1.0
 #: Seconds to connect, authenticate and send SUBSCRIBE.
 SUBSCRIBE_TIMEOUT_S = 5.0
+#: Seconds between two looks for waiters whose time is up (`waiter(..., within=)`).
+EXPIRE_EVERY_S = 0.25
 
 
 class Announced(NamedTuple):
@@ -100,14 +104,27 @@ class SubscriptionSilent(Exception):
     """Nothing came from Redis on the subscription for SILENT_LIMIT_S."""
 
 
+Waiter = asyncio.Future[Announced | None]
+
+
 class VersionFeed:
     """One subscription to CHANNEL for the process; `waiter(game_id)` is a future set when
-    that game gets a new version (or when notifications may have been missed)."""
+    that game gets a new version (or when notifications may have been missed).
+
+    A seat's waiter (`waiter(game_id, seat)`, the Play stream's) is set only at a version
+    its seat must decide at, or the game's end: at another seat's turn nothing runs for it.
+    A waiter given `within` seconds is set to None once they have passed (one timer for
+    the process instead of one per wait)."""
 
     def __init__(self, client: Any) -> None:
         #: a redis.asyncio client; the subscription takes one connection of its pool
         self.client = client
-        self.waiting: dict[str, set[asyncio.Future[Announced | None]]] = {}
+        #: each game's waiters, with the seat each one waits for (None: any version)
+        self.waiting: dict[str, dict[Waiter, int | None]] = {}
+        #: (time up, order, waiter) of the waiters given a time, earliest first
+        self.due: list[tuple[float, int, Waiter]] = []
+        self.order = itertools.count()
+        self.expirer: asyncio.Task[None] | None = None
         #: the last version announced of each game that has waiters (dropped with its last
         #: waiter, and at a new subscription)
         self.latest: dict[str, Announced] = {}
@@ -122,18 +139,25 @@ class VersionFeed:
             self.listener = asyncio.create_task(self._listen())
         return self.subscribed.is_set()
 
-    def waiter(self, game_id: str) -> asyncio.Future[Announced | None]:
-        """A future set at the game's next version (to the version and lineage announced,
-        when known); `discard` it when done with it."""
+    def waiter(self, game_id: str, seat: int | None = None, within: float | None = None
+               ) -> Waiter:
+        """A future set at the game's next version (to the version, lineage and movers
+        announced, when known), or with a `seat`, at its next version that concerns the
+        seat; set to None after `within` seconds. `discard` it when done with it."""
         self.live()
-        future: asyncio.Future[Announced | None] = asyncio.get_running_loop().create_future()
-        self.waiting.setdefault(game_id, set()).add(future)
+        loop = asyncio.get_running_loop()
+        future: Waiter = loop.create_future()
+        self.waiting.setdefault(game_id, {})[future] = seat
+        if within is not None:
+            heapq.heappush(self.due, (loop.time() + within, next(self.order), future))
+            if self.expirer is None or self.expirer.done():
+                self.expirer = asyncio.create_task(self._expire())
         return future
 
-    def discard(self, game_id: str, future: asyncio.Future[Announced | None]) -> None:
+    def discard(self, game_id: str, future: Waiter) -> None:
         futures = self.waiting.get(game_id)
         if futures is not None:
-            futures.discard(future)
+            futures.pop(future, None)
             if not futures:
                 del self.waiting[game_id]
                 self.latest.pop(game_id, None)
@@ -150,14 +174,27 @@ class VersionFeed:
             return
         if announced is not None:
             self.latest[game_id] = announced
-        for future in futures:
-            if not future.done():
+        for future, seat in futures.items():
+            if not future.done() and (announced is None or seat is None
+                                      or announced.concerns(seat)):
                 future.set_result(announced)
 
     def wake_all(self) -> None:
         self.latest.clear()
         for game_id in list(self.waiting):
             self.wake(game_id)
+
+    async def _expire(self) -> None:
+        """Set to None each waiter whose time is up, every EXPIRE_EVERY_S, while any
+        waits (a waiter let go before its time stays in the heap until then)."""
+        loop = asyncio.get_running_loop()
+        while self.due:
+            await asyncio.sleep(EXPIRE_EVERY_S)
+            now = loop.time()
+            while self.due and self.due[0][0] <= now:
+                future = heapq.heappop(self.due)[2]
+                if not future.done():
+                    future.set_result(None)
 
     async def _listen(self) -> None:
         """Follow CHANNEL for good, subscribing again after a failure or a silence (and
@@ -206,11 +243,12 @@ class VersionFeed:
                 self.wake_all()
 
     async def close(self) -> None:
-        if self.listener is not None:
-            self.listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.listener
-            self.listener = None
+        for task in (self.listener, self.expirer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self.listener = self.expirer = None
 
 
 async def _close(pubsub: Any) -> None:
