@@ -192,6 +192,25 @@ class GameCache:
 
 
 
+class SeatMemo:
+    """The seat each token checked last belongs to, with the hash it was matched on: a
+    stream's next request is checked by one comparison with the game's hash of that seat
+    instead of hashing the token again (a game whose seat has another hash since, after a
+    rollback lost a join, is searched afresh)."""
+
+    def __init__(self, size: int = 16_384) -> None:
+        self.size = size
+        self.entries: dict[tuple[str, str], tuple[int, str]] = {}
+
+    def get(self, game_id: str, token: str) -> tuple[int, str] | None:
+        return self.entries.get((game_id, token))
+
+    def put(self, game_id: str, token: str, seat: int, hashed: str) -> None:
+        if len(self.entries) >= self.size:
+            self.entries.clear()  # a rare reset: the next checks hash again
+        self.entries[(game_id, token)] = (seat, hashed)
+
+
 def check_players(players: Sequence[str], seats: int) -> None:
     """CreateGameRequest.players: none, or one public name per seat (INVALID_ARGUMENT)."""
     if players and (len(players) != seats or any(
@@ -209,6 +228,7 @@ class GameKeeper:
         self.autoplay_limit = autoplay_limit
         self.states = StateCache()
         self.games = GameCache()
+        self.seats = SeatMemo()
 
     # -- catalogue and creation -------------------------------------------------------
     def list_games(self) -> pb.ListGamesResponse:
@@ -377,6 +397,10 @@ class GameKeeper:
             return None
         if len(token) > MAX_TOKEN:
             raise bad_token()
+        known = self.seats.get(stored.game_id, token)
+        if known is not None and hmac.compare_digest(
+                known[1], stored.token_hashes.get(known[0], "")):
+            return known[0]
         hashed = token_hash(token)
         found = None
         for seat, expected in stored.token_hashes.items():
@@ -384,6 +408,7 @@ class GameKeeper:
                 found = seat
         if found is None:
             raise bad_token()
+        self.seats.put(stored.game_id, token, found, hashed)
         return found
 
     async def view(self, request: pb.GetViewRequest) -> pb.GetViewResponse:

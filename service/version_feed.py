@@ -230,8 +230,8 @@ class VersionFeed:
                 await asyncio.wait_for(pubsub.ping(), READ_GRACE_S)
                 pinged = now
             wait = max(0.05, min(pinged + PING_EVERY_S, heard + SILENT_LIMIT_S) - now)
-            message = await asyncio.wait_for(pubsub.get_message(timeout=wait),
-                                             wait + READ_GRACE_S)
+            async with asyncio.timeout(wait + READ_GRACE_S):  # (no task per message)
+                message = await pubsub.get_message(timeout=wait)
             if message is None:
                 continue
             heard = loop.time()
