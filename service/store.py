@@ -453,9 +453,10 @@ class GameStore:
         watchers = aioredis.from_url(url, socket_timeout=SOCKET_TIMEOUT_S,
                                      max_connections=WATCH_CONNECTIONS)
         # (a subscription waits for messages as long as it takes: no socket timeout)
-        feed = VersionFeed(aioredis.from_url(url, socket_keepalive=True))
-        return cls(aioredis.Redis.from_pool(pool), finished_ttl, idle_ttl, watchers,
-                   RedisLink.for_url(url, SOCKET_TIMEOUT_S), feed)
+        link = RedisLink.for_url(url, SOCKET_TIMEOUT_S)
+        feed = VersionFeed(aioredis.from_url(url, socket_keepalive=True), address=link)
+        return cls(aioredis.Redis.from_pool(pool), finished_ttl, idle_ttl, watchers, link,
+                   feed)
 
     @property
     def live_ttl(self) -> int:

@@ -16,6 +16,10 @@ before it registered is not missed) and waits at most its block time, after whic
 looks again. While the subscription is down (starting, Redis away, an ACL user without
 the channel) watchers block in XREAD as before.
 
+For a plain redis:// or rediss:// URL the subscription is a connection of the feed's own,
+read by hiredis: each announcement wakes its watchers as it is parsed (`_Subscriber`, no
+task and no redis-py call per message); otherwise it is redis-py's PubSub.
+
 A subscription only ever reads, so a Redis that vanished without closing the connection
 (its host gone in a network cut: no FIN, no RST) would leave it waiting for good, live in
 name only, its watchers woken by nothing but their block time. The feed therefore PINGs
@@ -35,7 +39,15 @@ import contextlib
 import heapq
 import itertools
 import logging
-from typing import Any, NamedTuple
+import socket
+import ssl
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import hiredis
+import redis.exceptions as redis_errors
+
+if TYPE_CHECKING:
+    from service.redis_link import RedisLink
 
 log = logging.getLogger("curia.service")
 
@@ -116,9 +128,13 @@ class VersionFeed:
     A waiter given `within` seconds is set to None once they have passed (one timer for
     the process instead of one per wait)."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, address: RedisLink | None = None) -> None:
         #: a redis.asyncio client; the subscription takes one connection of its pool
         self.client = client
+        #: where to subscribe on a connection of the feed's own (`_Subscriber`: each
+        #: announcement handled as it is parsed), for a plain redis:// or rediss:// URL;
+        #: None: through redis-py's PubSub
+        self.address = address
         #: each game's waiters, with the seat each one waits for (None: any version)
         self.waiting: dict[str, dict[Waiter, int | None]] = {}
         #: (time up, order, waiter) of the waiters given a time, earliest first
@@ -200,19 +216,59 @@ class VersionFeed:
         """Follow CHANNEL for good, subscribing again after a failure or a silence (and
         then waking every watcher: notifications may have been missed meanwhile)."""
         while True:
-            pubsub = self.client.pubsub()
             try:
-                await asyncio.wait_for(pubsub.subscribe(CHANNEL), SUBSCRIBE_TIMEOUT_S)
-                await self._follow(pubsub)
+                if self.address is not None:
+                    await self._follow_own(self.address)
+                else:
+                    await self._follow_pubsub()
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away: watchers fall back to their timeout
                 log.debug("version feed interrupted", extra={"error": repr(error)})
             finally:
                 self.subscribed.clear()
-                await _close(pubsub)
             self.wake_all()
             await asyncio.sleep(RESUBSCRIBE_S)
+
+    async def _follow_own(self, address: RedisLink) -> None:
+        """Subscribe on a connection of the feed's own and keep it until it fails or falls
+        silent: a PING every PING_EVERY_S, SubscriptionSilent once nothing has come for
+        SILENT_LIMIT_S (the announcements themselves are handled as they arrive)."""
+        loop = asyncio.get_running_loop()
+        transport, subscriber = await asyncio.wait_for(loop.create_connection(
+            lambda: _Subscriber(self), address.host, address.port,
+            ssl=ssl.create_default_context() if address.tls else None), SUBSCRIBE_TIMEOUT_S)
+        try:
+            hello = [("AUTH", *((address.username, address.password) if address.username
+                               else (address.password,)))] if address.password else []
+            transport.write(b"".join(hiredis.pack_command(command)
+                                     for command in (*hello, ("SUBSCRIBE", CHANNEL))))
+            pinged = loop.time()
+            while True:
+                now = loop.time()
+                silent_for = now - subscriber.heard
+                if silent_for >= SILENT_LIMIT_S:
+                    raise SubscriptionSilent(
+                        f"no reply from Redis on the subscription for {silent_for:.1f} s")
+                if now - pinged >= PING_EVERY_S:
+                    transport.write(hiredis.pack_command(("PING",)))
+                    pinged = now
+                wait = max(0.05, min(pinged + PING_EVERY_S,
+                                     subscriber.heard + SILENT_LIMIT_S) - now)
+                await asyncio.wait((subscriber.closed,), timeout=wait)
+                if subscriber.closed.done():
+                    raise subscriber.closed.result()
+        finally:
+            transport.abort()
+
+    async def _follow_pubsub(self) -> None:
+        """Subscribe through redis-py's PubSub and follow it (`_follow`)."""
+        pubsub = self.client.pubsub()
+        try:
+            await asyncio.wait_for(pubsub.subscribe(CHANNEL), SUBSCRIBE_TIMEOUT_S)
+            await self._follow(pubsub)
+        finally:
+            await _close(pubsub)
 
     async def _follow(self, pubsub: Any) -> None:
         """Read the subscription until it fails or falls silent: live from Redis's
@@ -249,6 +305,52 @@ class VersionFeed:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self.listener = self.expirer = None
+
+
+class _Subscriber(asyncio.Protocol):
+    """The feed's own subscription connection, read by hiredis: each announcement wakes
+    its game's watchers as it is parsed, with no task and no call per message; anything
+    read counts as heard; an error reply (a wrong password, no permission on the
+    channel) or the connection's loss closes it."""
+
+    def __init__(self, feed: VersionFeed) -> None:
+        self.feed = feed
+        self.reader = hiredis.Reader()
+        self.loop = asyncio.get_running_loop()
+        self.heard = self.loop.time()
+        #: set to the reason once the connection is over
+        self.closed: asyncio.Future[Exception] = self.loop.create_future()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        connection = transport.get_extra_info("socket")
+        if connection is not None:  # (as redis-py's socket_keepalive)
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = self.loop.time()
+        self.reader.feed(data)
+        while (reply := self.reader.gets()) is not False:
+            if isinstance(reply, hiredis.ReplyError):
+                self.close(redis_errors.ConnectionError(f"subscription refused: {reply}"))
+                return
+            if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+                self.feed.wake(*parse_announcement(reply[2]))
+            elif isinstance(reply, list) and reply and reply[0] == b"subscribe":
+                self.feed.subscribed.set()
+                self.feed.wake_all()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.close(redis_errors.ConnectionError(
+            f"subscription connection lost{f': {exc}' if exc else ''}"))
+
+    def close(self, reason: Exception) -> None:
+        if not self.closed.done():
+            self.closed.set_result(reason)
+        if self.transport is not None:
+            self.transport.abort()
 
 
 async def _close(pubsub: Any) -> None:
