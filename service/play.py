@@ -266,7 +266,8 @@ class PlayStream:
         """Follow each game of the bot's seats not followed yet, or again: one whose end
         this stream saw and that a rollback of the store un-ended (its seat then plays on,
         never forfeits). The games recorded since (gone from the seats) are forgotten."""
-        found = await self.redis.hgetall(seats_key(self.account.league, self.account.bot))
+        found = await self.keeper.store.read_hash(seats_key(self.account.league,
+                                                             self.account.bot))
         games = {text(game): text(token) for game, token in found.items()}
         for game_id in [game for game, task in self.watchers.items()
                         if task.done() and game not in games]:
