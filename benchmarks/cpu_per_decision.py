@@ -10,7 +10,9 @@ bots played before Play (a player per seat following WatchGame, submitting with 
 calls), then as the shipped bots play (one Play stream per bot carrying all its games,
 each turn with its JSON observation: benchmarks/play_driver.py; the league agent that
 matches them runs as a process of its own, its CPU reported apart), and the same without
-observations. A child that ignores SIGTERM is killed after STOP_GRACE_S.
+observations. A child that ignores SIGTERM is killed after STOP_GRACE_S. The Redis is
+emptied before each path: games a path left in progress would be swept while the next
+one is measured.
 
     python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
 """
