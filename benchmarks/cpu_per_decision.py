@@ -13,8 +13,13 @@ matches them runs as a process of its own, its CPU reported apart), and the same
 observations. A child that ignores SIGTERM is killed after STOP_GRACE_S. The Redis is
 emptied before each path: games a path left in progress would be swept while the next
 one is measured.
+The Redis syncs its append-only file every second (`--appendfsync everysec`) and never
+rewrites it during the run: with a sync per write (`always`, `curia serve`'s default) the
+disk's latency, which varies from one moment to the next on a shared machine, moved every
+figure, the bare call's included, by up to 40 % between rounds.
 
     python3 benchmarks/cpu_per_decision.py [--seconds 10] [--concurrency 32] [--rounds 2]
+                                           [--appendfsync everysec]
 """
 
 from __future__ import annotations
@@ -41,9 +46,12 @@ from benchmarks.play_driver import drive_play  # noqa: E402
 from benchmarks.service_bench import HERE, drive_bare, redis_env, serve_command  # noqa: E402
 from client.loadtest import LoadSpec, run_load  # noqa: E402
 from curia_api.v1 import game_service_pb2 as pb  # noqa: E402
-from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
+from service.redis_server import APPENDFSYNC, EmbeddedRedis, free_port  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
+#: The Redis rewrites no append-only file during the run (a rewrite forks a child that
+#: competes for the two cores at a moment nobody chose).
+NO_REWRITE = ("--auto-aof-rewrite-percentage", "0")
 #: Seconds a child has to end after SIGTERM before it is killed.
 STOP_GRACE_S = 15.0
 #: The paths measured: (name, how): how is "session", "unary", "watch", or the Play
@@ -173,8 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=2, help="alternations of the two")
+    parser.add_argument("--appendfsync", choices=APPENDFSYNC, default="everysec",
+                        help="the Redis's fsync policy (default everysec: the servers' CPU "
+                             "is measured, not the disk's; `always` is what `curia serve` "
+                             "runs by default)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data) as redis:
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(
+            data, appendfsync=args.appendfsync, extra_args=NO_REWRITE) as redis:
         for round_ in range(1, args.rounds + 1):
             bare = measure_bare(redis.url, args.seconds, args.concurrency)
             lean = measure_bare(redis.url, args.seconds, args.concurrency, link=True)

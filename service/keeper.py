@@ -178,6 +178,10 @@ class GameCache:
         self.entries.move_to_end(game_id)
         return found.copy()
 
+    def peek(self, game_id: str) -> StoredGame | None:
+        """The cached record itself, not a copy: for a caller that changes nothing."""
+        return self.entries.get(game_id)
+
     def put(self, stored: StoredGame) -> None:
         """Keep `stored` as the game's last record (even at a lower version than the one
         known: after a rollback that is the truth; a read overtaken by a commit only
@@ -427,9 +431,10 @@ class GameKeeper:
         built for nothing).
         When the version feed `announced` the (version, lineage) this process committed
         last, its cached record is that version: no read from Redis."""
-        cached = self.games.get(game_id) if announced is not None else None
+        cached = self.games.peek(game_id) if announced is not None else None
         if cached is not None and announced is not None \
-                and (cached.version, cached.lineage) == announced[:2]:
+                and (cached.version, cached.lineage) == announced[:2] \
+                and cached.status != "waiting":  # (a seat's contact changes a waiting one)
             stored = cached
         else:
             stored = await self.load(game_id)

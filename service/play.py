@@ -436,7 +436,7 @@ class PlayStream:
 
     async def _table(self, game_id: str) -> dict[str, Any]:
         """What the matchmaker wrote of the game: seating, time control, rated, options."""
-        raw = await self.redis.hget(self.key("live"), game_id)
+        raw = await self.keeper.store.read("HGET", self.key("live"), game_id)
         return LiveTable.from_json(f"{self.key('live')}[{game_id}]", raw).to_json() \
             if raw else {}
 
@@ -460,7 +460,7 @@ class PlayStream:
             return None
         with contextlib.suppress(Exception):  # the store away: the game starts without it
             key = self.key("history")
-            raw = await self.redis.lindex(key, -1)
+            raw = await self.keeper.store.read("LINDEX", key, -1)
             ladder = HistoryEntry.from_json(key, raw).ladder if raw else ()
             for rank, row in enumerate(ladder, 1):
                 if row.bot == entry:

@@ -517,6 +517,12 @@ class GameStore:
                 log.warning("indexing a created game again failed", extra={
                     "game_id": game_id, "error": f"{type(error).__name__}: {error}"})
 
+    async def read(self, *command: Any) -> Any:
+        """One reading command's raw reply (HGET, LINDEX, ...), on the pipelined
+        connection where there is one (what a Play stream reads as a game starts)."""
+        return await (self.link.execute(*command) if self.link is not None
+                      else self.redis.execute_command(*command))
+
     async def read_hash(self, key: str) -> dict[bytes, bytes]:
         """A whole hash (HGETALL), on the pipelined connection where there is one (a
         Play stream's look for its games)."""

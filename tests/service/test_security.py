@@ -4,6 +4,7 @@ that cannot be reused for another decision, and reflection under both names."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 import subprocess
@@ -20,8 +21,11 @@ from client.channels import ClientSecurity
 from client.unary import CuriaClient
 from curia_api.v1 import game_service_pb2 as pb
 from service.access import AccessPolicy, CreateRateLimit, peer_host
+from service.errors import ServiceError
+from service.keeper import GameKeeper
 from service.redis_server import EmbeddedRedis
 from service.server import BackgroundServer, ServerRules
+from service.store import GameStore, token_hash
 from tests.node_bots import node_bot_folder
 from tests.pki import Pki, tls_server
 from tests.servers import REPO, ServiceProcess
@@ -358,3 +362,28 @@ def test_bot_processes_never_inherit_the_operator_credential(
     assert "CURIA_ADMIN_TOKEN_FILE" not in env
     assert env["CURIA_TLS_CA"] == "/etc/curia/ca.pem"  # TLS settings do reach the bots
     assert "CURIA_ADMIN_TOKEN_FILE" in SECRET_ENV and "CURIA_SEAT_TOKEN" in SECRET_ENV
+
+
+def test_a_remembered_token_is_refused_once_its_seat_has_another_token(redis_url: str) -> None:
+    """The keeper remembers the seat each token matched, so a stream's next request costs
+    one comparison (issue 35). Should the game's seat hold another token's hash since (a
+    rollback lost the join, and someone else took the seat), the old token is refused,
+    not served from memory; the other seats' tokens still serve."""
+    async def body() -> None:
+        store = GameStore.from_url(redis_url)
+        keeper = GameKeeper(store)
+        try:
+            created = await keeper.create(pb.CreateGameRequest(
+                game="municipium", variant="revised", num_seats=2, seed=3))
+            tokens = {seat.seat: seat.token for seat in created.seats}
+            stored = await keeper.load(created.game_id)
+            assert keeper.seat_of(stored, tokens[1], required=True) == 1
+            assert keeper.seat_of(stored, tokens[1], required=True) == 1  # remembered
+            stored.token_hashes[1] = token_hash("the token of whoever took the seat since")
+            with pytest.raises(ServiceError) as refusal:
+                keeper.seat_of(stored, tokens[1], required=True)
+            assert refusal.value.code == grpc.StatusCode.UNAUTHENTICATED
+            assert keeper.seat_of(stored, tokens[0], required=True) == 0
+        finally:
+            await store.close()
+    asyncio.run(body())

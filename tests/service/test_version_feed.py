@@ -37,6 +37,7 @@ def test_a_publication_wakes_the_watchers_of_that_game_only(redis_url: str) -> N
         store = GameStore.from_url(redis_url)
         feed = store.feed
         assert isinstance(feed, VersionFeed)
+        assert feed.address is not None  # a connection of the feed's own
         try:
             feed.discard("g0", feed.waiter("g0"))  # starts the subscription
             await asyncio.wait_for(feed.subscribed.wait(), 5.0)
@@ -277,3 +278,68 @@ def test_a_version_announced_between_two_waiters_is_not_lost() -> None:
     assert caught == Announced(6, "b", frozenset({0}))
     assert nothing_newer is None
     assert latest == {}, "the game's last announcement goes with its last waiter"
+
+
+def test_a_seats_waiter_is_woken_only_at_versions_its_seat_must_decide_at() -> None:
+    """A Play watcher's waiter (issue 35): another seat's turn leaves it waiting; its own
+    turn, a round of secret choices that includes it, the game's end and a new
+    subscription wake it. A waiter without a seat wakes at every version."""
+    async def body() -> list[object]:
+        feed = VersionFeed(client=None)
+        feed.live = lambda: True  # type: ignore[method-assign]  # (no subscription here)
+        seen: list[object] = []
+        for announced in (Announced(5, "a", frozenset({1})), Announced(5, "a", None),
+                          Announced(5, "a", frozenset({0, 2})), None):
+            seat_one, seat_zero, anyone = (feed.waiter("g", 1), feed.waiter("g", 0),
+                                           feed.waiter("g"))
+            feed.wake("g", Announced(4, "z", frozenset({2})))  # seat 2's turn
+            woken_early = seat_one.done() or seat_zero.done()
+            assert anyone.done()
+            feed.wake("g", announced) if announced is not None else feed.wake_all()
+            seen.append((woken_early, seat_one.done(), seat_zero.done()))
+            for waiter in (seat_one, seat_zero, anyone):
+                feed.discard("g", waiter)
+        return seen
+
+    assert asyncio.run(body()) == [
+        (False, True, False),  # seat 1 must decide
+        (False, True, True),   # the game is over: every seat looks
+        (False, False, True),  # seats 0 and 2 decide at once
+        (False, True, True),   # a new subscription: anything may have been missed
+    ]
+
+
+def test_a_waiter_given_a_time_is_set_to_none_once_it_has_passed() -> None:
+    """`waiter(..., within=)`: one expiry for the process sets a waiter nobody woke to
+    None (the watcher then looks anyway); a waiter woken before keeps its announcement."""
+    async def body() -> tuple[object, object]:
+        feed = VersionFeed(client=None)
+        feed.live = lambda: True  # type: ignore[method-assign]  # (no subscription here)
+        quiet, woken = feed.waiter("g", 0, within=0.2), feed.waiter("h", 0, within=0.2)
+        feed.wake("h", Announced(3, "c", frozenset({0})))
+        timed_out = await asyncio.wait_for(quiet, 5.0)
+        await asyncio.wait_for(feed.expirer, 5.0)  # type: ignore[arg-type]  # heap empty
+        return timed_out, woken.result()
+
+    assert asyncio.run(body()) == (None, Announced(3, "c", frozenset({0})))
+
+
+def test_without_a_connection_of_its_own_the_feed_follows_redis_pys_pubsub(
+        redis_url: str) -> None:
+    """A URL the feed's own connection does not serve (here: a query option) subscribes
+    through redis-py's PubSub, and a publication still wakes the game's watchers."""
+    async def body() -> None:
+        store = GameStore.from_url(f"{redis_url}?socket_keepalive=true")
+        feed = store.feed
+        assert isinstance(feed, VersionFeed) and feed.address is None
+        try:
+            feed.discard("g0", feed.waiter("g0"))  # starts the subscription
+            await asyncio.wait_for(feed.subscribed.wait(), 5.0)
+            mine = feed.waiter("g1", 2)
+            with redis.Redis.from_url(redis_url) as connection:
+                connection.publish(CHANNEL, "g1 7 ab12 2")
+            assert await asyncio.wait_for(mine, 2.0) == Announced(7, "ab12", frozenset({2}))
+            feed.discard("g1", mine)
+        finally:
+            await store.close()
+    asyncio.run(body())
