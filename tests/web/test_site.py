@@ -68,6 +68,8 @@ def test_a_replay_stepped_to_its_end_shows_the_recorded_result(run_folder: Path,
     last = len(record["record"]["decisions"])
     page.goto((run_folder / "index.html").as_uri())
     page.get_by_role("link", name="game 0", exact=True).click()
+    # the link opens another page, whose script shows the replay once it has decoded it
+    page.wait_for_function("() => document.getElementById('position').textContent")
     assert page.locator("#position").inner_text() == f"version 0 of {last}"
     page.keyboard.press("ArrowRight")
     assert page.locator("#position").inner_text() == f"version 1 of {last}"
@@ -95,6 +97,7 @@ def test_a_replay_link_opens_at_its_version_and_follows_the_steps(run_folder: Pa
     last = len(json.loads((run_folder / "games" / "00000.json").read_text())
                ["record"]["decisions"])
     page.goto((run_folder / "replays" / "00000.html").as_uri() + "#7")
+    page.wait_for_function("() => document.getElementById('position').textContent")
     assert page.locator("#position").inner_text() == f"version 7 of {last}"
     page.keyboard.press("ArrowRight")
     assert page.evaluate("window.location.hash") == "#8"
