@@ -175,11 +175,17 @@ class RedisLink:
                 self.watchdog = asyncio.create_task(self._watch())
             return replies
 
+    def auth_command(self) -> tuple[str, ...] | None:
+        """The AUTH command a new connection sends first (None without a password)."""
+        if self.password is None:
+            return None
+        return ("AUTH", *((self.username, self.password) if self.username
+                          else (self.password,)))
+
     async def _hello(self) -> None:
         """Authenticate and select the database, as redis-py would on connecting."""
-        if self.password is not None:
-            auth = ((self.username, self.password) if self.username else (self.password,))
-            await self._first("AUTH", *auth)
+        if (auth := self.auth_command()) is not None:
+            await self._first(*auth)
         if self.db:
             await self._first("SELECT", self.db)
 

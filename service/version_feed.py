@@ -239,10 +239,9 @@ class VersionFeed:
             lambda: _Subscriber(self), address.host, address.port,
             ssl=ssl.create_default_context() if address.tls else None), SUBSCRIBE_TIMEOUT_S)
         try:
-            hello = [("AUTH", *((address.username, address.password) if address.username
-                               else (address.password,)))] if address.password else []
-            transport.write(b"".join(hiredis.pack_command(command)
-                                     for command in (*hello, ("SUBSCRIBE", CHANNEL))))
+            auth = address.auth_command()
+            commands: list[Any] = [*([auth] if auth else []), ("SUBSCRIBE", CHANNEL)]
+            transport.write(b"".join(hiredis.pack_command(command) for command in commands))
             pinged = loop.time()
             while True:
                 now = loop.time()
