@@ -201,6 +201,7 @@ def play_tournament(args: argparse.Namespace, config: TournamentConfig, output: 
                 tournament.run()
         if tournament.stopped:
             return INTERRUPTED
+        site.finish()
         if progress:
             progress.finish()
     left = tournament.progress().left
@@ -369,16 +370,53 @@ def deal_key_line(tournament: Tournament) -> str:
 
 
 class SiteUpdater:
-    """After each game: the progress line, then the tournament site (its replay, the
-    leaderboard so far). A site that cannot be written is logged, never fatal."""
+    """After each game: the progress line at once, then the tournament site (its replays,
+    the leaderboard so far), written by a thread of its own from the latest update. A
+    replay page takes a second or more to render: meanwhile the run collects its games
+    and answers a stop (which does not wait for the page; a page is replaced whole, so
+    none is left half written, and the next run or `curia arena report` writes what is
+    missing). A site that cannot be written is logged, never fatal."""
 
     def __init__(self, output: Path, meta: dict[str, Any],
                  progress: ProgressLine | None) -> None:
         self.output, self.meta, self.progress = output, meta, progress
+        self.latest: tuple[list[GameOutcome], int] | None = None
+        self.finishing = False
+        self.changed = threading.Condition()
+        self.writer: threading.Thread | None = None
 
     def update(self, outcomes: list[GameOutcome], total: int) -> None:
         if self.progress is not None:
             self.progress.update(outcomes, total)
+        with self.changed:
+            self.latest = (list(outcomes), total)
+            self.changed.notify()
+            if self.writer is None:
+                self.writer = threading.Thread(target=self._write_updates, name="site-writer",
+                                               daemon=True)
+                self.writer.start()
+
+    def finish(self) -> None:
+        """Wait until the site of the last update is written."""
+        with self.changed:
+            self.finishing = True
+            self.changed.notify()
+        if self.writer is not None:
+            self.writer.join()
+
+    def _write_updates(self) -> None:
+        while (latest := self._next()) is not None:
+            self._write(*latest)
+
+    def _next(self) -> tuple[list[GameOutcome], int] | None:
+        """The latest update not yet written (None: finished)."""
+        with self.changed:
+            while self.latest is None and not self.finishing:
+                self.changed.wait()
+            latest, self.latest = self.latest, None
+            return latest
+
+    def _write(self, outcomes: list[GameOutcome], total: int) -> None:
         from arena.site import write_site
 
         try:
