@@ -2,9 +2,10 @@
 
 redis-py spends about 60 µs of Python per command on this path (pool checkout and health
 checks, per-argument encoding, a timeout per read, retries); a decision is one script
-call. A `RedisLink` is one connection on which commands are written as they come and
-replies are matched to them in order (Redis answers in order), packed and parsed by
-hiredis: about a quarter of that cost. It raises redis-py's exceptions, so callers treat
+call. A `RedisLink` is one connection on which the commands sent during a turn of the
+event loop are written together (one system call), and replies are matched to them in
+order (Redis answers in order), packed and parsed by hiredis: about a quarter of that
+cost. It raises redis-py's exceptions, so callers treat
 a failure as they treat redis-py's:
 
 - a connection that fails (or a reply later than `timeout`) fails every command in flight
@@ -45,18 +46,35 @@ OOM_REFUSAL = re.compile(r"(?:^|[\s:-])OOM command not allowed")
 
 
 class _Replies(asyncio.Protocol):
-    """The connection's reading side: each complete reply resolves the oldest waiter."""
+    """The connection: commands sent are written together once per turn of the event
+    loop (one system call for every command the loop's callbacks sent meanwhile); each
+    complete reply resolves the oldest waiter."""
 
     def __init__(self) -> None:
         self.reader = hiredis.Reader()
-        #: (future, when its command was written), oldest first
+        #: (future, when its command was sent), oldest first
         self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
         self.transport: asyncio.Transport | None = None
         self.lost: BaseException | None = None
+        #: commands sent and not yet written, packed
+        self.outgoing: list[bytes] = []
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+
+    def send(self, futures: list[asyncio.Future[Any]], packed: bytes) -> None:
+        """Queue packed commands, whose replies resolve `futures`, for the next write."""
+        if not self.outgoing:
+            asyncio.get_running_loop().call_soon(self._write)
+        self.outgoing.append(packed)
+        sent = time.monotonic()
+        self.waiting.extend((future, sent) for future in futures)
+
+    def _write(self) -> None:
+        packed, self.outgoing = b"".join(self.outgoing), []
+        if self.lost is None and self.transport is not None:
+            self.transport.write(packed)
 
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
@@ -134,17 +152,14 @@ class RedisLink:
         return (await self.execute_all([command]))[0]
 
     async def execute_all(self, commands: list[tuple[Any, ...]]) -> list[Any]:
-        """Send commands in one write and await their replies, in order (raises the first
+        """Send commands together and await their replies, in order (raises the first
         error among them)."""
         replies = self.replies
         if replies is None or replies.lost is not None:
             replies = await self._connect()
         loop = asyncio.get_running_loop()
         futures: list[asyncio.Future[Any]] = [loop.create_future() for _ in commands]
-        sent = time.monotonic()
-        replies.waiting.extend((future, sent) for future in futures)
-        assert replies.transport is not None
-        replies.transport.write(b"".join(hiredis.pack_command(c) for c in commands))
+        replies.send(futures, b"".join(hiredis.pack_command(c) for c in commands))
         answers: list[Any] = []
         try:
             for future in futures:  # (a failed connection fails them all alike)

@@ -71,6 +71,30 @@ def test_commands_sent_together_answer_in_order_and_an_error_among_them_raises(
     with_link(redis_url, body)
 
 
+def test_the_commands_of_one_turn_of_the_loop_go_out_in_one_write(redis_url: str) -> None:
+    """Many requests' commands, sent while the loop runs its ready callbacks, cost one
+    system call, and each still gets its own reply."""
+    async def body(link: RedisLink) -> None:
+        await link.execute("PING")  # connected
+        assert link.replies is not None and link.replies.transport is not None
+        transport = link.replies.transport
+        written: list[bytes] = []
+        write = transport.write
+
+        def counted(data: bytes) -> None:
+            written.append(bytes(data))
+            write(data)
+        transport.write = counted  # type: ignore[method-assign]
+        replies = await asyncio.gather(*(link.execute("INCR", "link:turn") for _ in range(50)),
+                                       link.execute_all([("GET", "link:turn")] * 2))
+        assert replies[:50] == list(range(1, 51))
+        assert replies[50] == [b"50", b"50"]
+        assert len(written) == 1 and written[0].count(b"INCR") == 50
+        assert await link.execute("GET", "link:turn") == b"50"
+        assert len(written) == 2  # a command sent alone is written alone
+    with_link(redis_url, body)
+
+
 def test_a_cancelled_command_leaves_the_next_reply_to_the_next_command(
         redis_url: str) -> None:
     async def body(link: RedisLink) -> None:
