@@ -158,10 +158,20 @@ class GameService(pb_grpc.GameServiceServicer):
     async def _answer(self, method: str, request: Any,
                       handler: Callable[[Any], Awaitable[Response]]) -> Response:
         """The handler's reply; every refusal raised as a Refused with its status (logged
-        and counted here, once for the unary and the Session paths alike)."""
-        async with self.answering(method, request):
+        and counted here, once for the unary and the Session paths alike). (`answering`
+        without a generator's context manager: this is every call's path.)"""
+        started = time.perf_counter()
+        code = "OK"
+        try:
+            _check_parsed(request)
             return await handler(request)
-        raise AssertionError("unreachable: `answering` swallows nothing")
+        except BaseException as error:
+            code, refusal = self._refusal(method, request, error)
+            if refusal is None:
+                raise
+            raise refusal from None
+        finally:
+            series(RPC_SECONDS, method, code).observe(time.perf_counter() - started)
 
     @contextlib.asynccontextmanager
     async def answering(self, method: str, request: Any) -> AsyncIterator[None]:
@@ -173,35 +183,44 @@ class GameService(pb_grpc.GameServiceServicer):
         try:
             _check_parsed(request)
             yield
-        except ServiceError as error:
-            code = error.code.name
+        except BaseException as error:
+            code, refusal = self._refusal(method, request, error)
+            if refusal is None:
+                raise
+            raise refusal from None
+        finally:
+            series(RPC_SECONDS, method, code).observe(time.perf_counter() - started)
+
+    def _refusal(self, method: str, request: Any, error: BaseException
+                 ) -> tuple[str, Refused | None]:
+        """A call's error as its status code and the Refused that tells the client (None:
+        the error goes on as it is: the call was cancelled or its stream failed)."""
+        if isinstance(error, ServiceError):
             if method == "SubmitDecision":
                 DECISIONS_REJECTED.labels(error.reason).inc()
-            log.info("refused", extra={"method": method, "code": code,
+            log.info("refused", extra={"method": method, "code": error.code.name,
                                        "reason": error.reason,
                                        "game_id": getattr(request, "game_id", ""),
                                        "request_id": getattr(request, "request_id", "")})
-            raise refused(error) from None
-        except (grpc.aio.BaseError, asyncio.CancelledError, GeneratorExit):
-            code = "CANCELLED"  # a stream's send failed or its client went: the call ends
-            raise               # (grpc ignores the failure once the client closed)
-        except REDIS_AWAY as error:
-            code = "UNAVAILABLE"
+            return error.code.name, refused(error)
+        if isinstance(error, (grpc.aio.BaseError, asyncio.CancelledError, GeneratorExit)):
+            # a stream's send failed or its client went: the call ends (grpc ignores the
+            # failure once the client closed)
+            return "CANCELLED", None
+        if isinstance(error, REDIS_AWAY):
             self.outage.failed(method, error)
-            raise Refused(grpc.StatusCode.UNAVAILABLE, "store_unavailable",
-                          UNAVAILABLE_MESSAGE) from None
-        except Exception as error:
-            if out_of_memory(error):  # a plain OOM reply, or a script's (Redis 6.2)
-                code = "RESOURCE_EXHAUSTED"
-                log.error("redis is full (maxmemory)", extra={"method": method})
-                raise Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "store_full",
-                              STORE_FULL_MESSAGE) from None
-            code = "INTERNAL"
-            log.exception("internal error", extra={"method": method,
-                                                   "game_id": getattr(request, "game_id", "")})
-            raise Refused(grpc.StatusCode.INTERNAL, "internal", "internal error") from None
-        finally:
-            series(RPC_SECONDS, method, code).observe(time.perf_counter() - started)
+            return "UNAVAILABLE", Refused(grpc.StatusCode.UNAVAILABLE, "store_unavailable",
+                                          UNAVAILABLE_MESSAGE)
+        if not isinstance(error, Exception):
+            return "OK", None  # (KeyboardInterrupt, SystemExit: not the call's doing)
+        if out_of_memory(error):  # a plain OOM reply, or a script's (Redis 6.2)
+            log.error("redis is full (maxmemory)", extra={"method": method})
+            return "RESOURCE_EXHAUSTED", Refused(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                                 "store_full", STORE_FULL_MESSAGE)
+        log.exception("internal error", extra={"method": method,
+                                               "game_id": getattr(request, "game_id", "")},
+                      exc_info=error)
+        return "INTERNAL", Refused(grpc.StatusCode.INTERNAL, "internal", "internal error")
 
     def unary_handler(self, method: str, metadata: Iterable[tuple[str, str | bytes]],
                       peer: str) -> Callable[[Any], Awaitable[Any]]:
