@@ -5,8 +5,8 @@ checks, per-argument encoding, a timeout per read, retries); a decision is one s
 call. A `RedisLink` is one connection on which the commands sent during a turn of the
 event loop are written together (one system call), and replies are matched to them in
 order (Redis answers in order), packed and parsed by hiredis: about a quarter of that
-cost. It raises redis-py's exceptions, so callers treat
-a failure as they treat redis-py's:
+cost. It raises redis-py's exceptions, so callers treat a failure as they treat
+redis-py's:
 
 - a connection that fails (or a reply later than `timeout`) fails every command in flight
   with `redis.exceptions.ConnectionError` (or `TimeoutError`); the next command connects
