@@ -47,6 +47,14 @@ async def serve(port: int, redis_url: str, link: bool = False) -> None:
     handler = grpc.method_handlers_generic_handler("curia.bench.Bare", {
         "Call": grpc.unary_unary_rpc_method_handler(
             call, request_deserializer=None, response_serializer=None)})
+    await serve_until_stopped(handler, port)
+    await client.aclose()
+    if fast is not None:
+        await fast.close()
+
+
+async def serve_until_stopped(handler: grpc.GenericRpcHandler, port: int) -> None:
+    """A grpc.aio server of `handler` on 127.0.0.1:`port` until SIGINT or SIGTERM."""
     server = grpc.aio.server(options=[("grpc.so_reuseport", 1)])
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port(f"127.0.0.1:{port}")
@@ -58,9 +66,6 @@ async def serve(port: int, redis_url: str, link: bool = False) -> None:
     print("ready", flush=True)
     await stop.wait()
     await server.stop(0.5)
-    await client.aclose()
-    if fast is not None:
-        await fast.close()
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import statistics
 import sys
 import tempfile
@@ -38,6 +37,7 @@ import grpc
 if __package__ in (None, ""):  # run as a script: the repository's packages are importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.bare_service import serve_until_stopped  # noqa: E402
 from benchmarks.cpu_per_decision import cpu_seconds, measure_bare, server  # noqa: E402
 from service.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
@@ -61,16 +61,7 @@ async def serve(port: int) -> None:
     handler = grpc.method_handlers_generic_handler(SERVICE, {
         "Call": grpc.unary_unary_rpc_method_handler(call),
         "Stream": grpc.stream_stream_rpc_method_handler(stream)})
-    grpc_server = grpc.aio.server()
-    grpc_server.add_generic_rpc_handlers((handler,))
-    grpc_server.add_insecure_port(f"127.0.0.1:{port}")
-    await grpc_server.start()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await grpc_server.stop(0.5)
+    await serve_until_stopped(handler, port)
 
 
 async def drive(target: str, shape: str, seconds: float) -> int:
