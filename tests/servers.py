@@ -41,6 +41,7 @@ class ServiceProcess:
             args += ["--data-dir", str(data_dir)]
         if metrics_port:
             args += ["--metrics-port", str(metrics_port)]
+        self.args = args
         self.process = subprocess.Popen(args, cwd=REPO, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, env=env)
         self.address = f"127.0.0.1:{self.port}"
@@ -63,6 +64,7 @@ class ServiceProcess:
                         if self.tls_ca else grpc.insecure_channel(self.address))
                     try:
                         grpc.channel_ready_future(channel).result(timeout=2)
+                        self._wait_web_port(deadline)
                         return
                     except grpc.FutureTimeoutError:
                         pass
@@ -70,6 +72,19 @@ class ServiceProcess:
                         channel.close()
             time.sleep(0.05)
         raise TimeoutError("curia serve did not start")
+
+    def _wait_web_port(self, deadline: float) -> None:
+        """With --http-port: until that port accepts too (the service counts as ready once
+        its gRPC port answers; its web port may open a moment later)."""
+        if "--http-port" not in self.args:
+            return
+        port = int(self.args[self.args.index("--http-port") + 1])
+        while time.monotonic() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise TimeoutError(f"curia serve's web port {port} did not open")
 
     def kill(self) -> None:
         """SIGKILL: no goodbye, no flush."""

@@ -272,8 +272,9 @@ def test_a_worker_killed_mid_game_changes_no_result(tmp_path: Path) -> None:
     """The same tournament file and deal key, with and without a worker killed (SIGKILL)
     while it plays a seat: its seats are taken over before their decision clock runs out
     (by the other worker, beyond its free slots, or by the one the arena starts again),
-    unless the dying worker's bot finished its game first, and every game ends as in the
-    run without the fault, none forfeited or void, each seat played by a bot."""
+    unless the dying worker's bot finished its game first (or was still starting: then
+    that attempt is void and the game is played again, same deal), and every game ends as
+    in the run without the fault, none forfeited or void, each seat played by a bot."""
     key, clock = tmp_path / "deal.key", "decision_ms = 10000\nbank_ms = 0"
     (tmp_path / "plain").mkdir()
     (tmp_path / "faulty").mkdir()
@@ -304,6 +305,10 @@ def test_a_worker_killed_mid_game_changes_no_result(tmp_path: Path) -> None:
             doomed / name, run / "worker-logs" / "w1" / name) if log.exists())
         game_id, _, rest = name.partition("-seat")
         seat = int(rest.split("-")[0])
+        if game_id not in records:  # killed while its bot was still starting (a loaded
+            # machine): that attempt went void and its game was played again, same deal
+            assert any(r.get("attempts", 1) > 1 for r in results_of(run)), (name, sorted(records))
+            continue
         causes = {d["cause"] for d in records[game_id]["decisions"] if d["seat"] == seat}
         assert restarted or causes == {"DECISION_CAUSE_SEAT"}, (name, causes)
     assert not any(r.get("forfeits") or r.get("void") for r in results_of(run)), \

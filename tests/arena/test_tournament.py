@@ -15,6 +15,7 @@ from arena.config import TournamentConfig
 from arena.report import format_leaderboard, leaderboard
 from arena.runner import ResultsFile, Tournament
 from ratings.records import GameOutcome
+from tests.timing import patient
 
 REPO = Path(__file__).resolve().parents[2]
 BADBOTS = Path(__file__).resolve().parent / "badbots"
@@ -46,7 +47,9 @@ def test_shipped_bots_of_every_language_play_a_tournament_end_to_end(
     config = tournament_file(tmp_path, bots, "seats = 5\nseed = 3\nconcurrency = 2\n"
                                              "build_network = true\n"  # npm install
                                              "[options]\ntarget_decurions = 4",
-                             "decision_ms = 10000")
+                             # ten bots of five runtimes start at once, in sandboxes:
+                             # the default 10 s was short on a loaded run
+                             f"decision_ms = 10000\nstartup_ms = {int(patient(30_000))}")
     done = subprocess.run([sys.executable, "-m", "curia", "arena", "run", str(config),
                            "--no-progress"], cwd=REPO, capture_output=True, text=True,
                           timeout=300)

@@ -4,7 +4,6 @@ spectator, over Server-Sent Events, until its end; and only what a spectator may
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import urllib.error
 import urllib.request
@@ -19,7 +18,6 @@ from curia_api.v1 import game_service_pb2 as pb
 from service.http_gateway import BackgroundGateway, Gateway
 from service.redis_server import free_port
 from service.web.frames import live_frame
-from tests.timing import wait_until
 from tests.web.conftest import screenshot
 
 BOTS = ("random", "greedy")
@@ -40,19 +38,7 @@ def live_server(service_process: Any, tmp_path: Path) -> tuple[str, str]:
     port = free_port()
     process = service_process(None, data_dir=tmp_path / "redis",
                               extra_args=("--http-port", str(port)))
-    # (the process is ready once its gRPC port answers; its web port may open a moment
-    # later: a loaded run's first request was refused)
-    wait_until(lambda: accepts(port), 30, message="the web port")
     return process.address, f"http://127.0.0.1:{port}"
-
-
-def accepts(port: int) -> bool:
-    """Whether 127.0.0.1:`port` accepts a connection."""
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-    except OSError:
-        return False
-    return True
 
 
 def play(address: str, game_id: str, seats: Any, pace: float) -> list[threading.Thread]:
