@@ -120,7 +120,8 @@ def test_a_stopped_run_says_one_line_stops_everything_and_resumes(tmp_path: Path
     deadline = time.monotonic() + patient(5)  # a sandbox's inner process dies with its bwrap, a
     while (left := [pid for pid in processes if alive(pid)]) and time.monotonic() < deadline:
         time.sleep(0.1)  # moment after it (--die-with-parent)
-    assert not left, f"processes left running after the run stopped: {left}"
+    assert not left, ("processes left running after the run stopped: "
+                      f"{ {pid: command_of(pid)[:200] for pid in left} }")
 
     kept = [json.loads(line) for line in
             (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
