@@ -9,6 +9,7 @@ a fixed time standing for one.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 
@@ -33,3 +34,23 @@ def wait_until(predicate: Callable[[], object], timeout: float, interval: float 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {limit:g}s waiting for {message}")
         time.sleep(interval)
+
+
+def join_while_progressing(threads: list[threading.Thread], progress: Callable[[], object],
+                           stall: float, interval: float = 0.2) -> None:
+    """Join `threads`; fail only if they stop making progress: `progress()` (a count, or any
+    value that changes while work gets done) stays the same for `stall` seconds (times
+    PATIENCE). A load test's total time depends on the machine; a hang does not."""
+    limit = patient(stall)
+    seen, since = progress(), time.monotonic()
+    while any(t.is_alive() for t in threads):
+        for thread in threads:
+            thread.join(interval)
+            if thread.is_alive():
+                break
+        now = progress()
+        if now != seen:
+            seen, since = now, time.monotonic()
+        elif time.monotonic() - since > limit:
+            raise AssertionError(f"no progress for {limit:g}s: {sum(t.is_alive() for t in threads)}"
+                                 f" of {len(threads)} threads still running")
