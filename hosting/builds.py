@@ -41,6 +41,7 @@ from hosting.sandbox import (
     ProcessCap,
     SandboxPlan,
     base_arguments,
+    end_sandbox,
     environment,
     environment_arguments,
     limit_prefix,
@@ -344,7 +345,9 @@ def slirp_available() -> bool:
 
 
 def kill_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGKILL a build's process group (its sandbox dies with bwrap)."""
+    """SIGKILL a build's process group, its sandbox first (`end_sandbox`, which works
+    unsandboxed too: the build's command and its children)."""
+    end_sandbox(process)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):

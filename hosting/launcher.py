@@ -35,6 +35,7 @@ from hosting.sandbox import (
     Layout,
     Sandbox,
     SandboxPlan,
+    end_sandbox,
     environment,
     program_problem,
 )
@@ -122,6 +123,12 @@ class BotProcess:
         log.started()
         return cls(manifest, process, log, log_path, box, contained)
 
+    @property
+    def is_sandbox(self) -> bool:
+        """Whether the process is the bot's sandbox itself (a gRPC bot's; a stdio bot's
+        process is its bridge, which runs the sandbox)."""
+        return self.sandbox is not None and self.manifest.protocol == "grpc"
+
     def exit_code(self) -> int | None:
         return self.process.poll()
 
@@ -156,20 +163,27 @@ class BotProcess:
 
     def terminate(self) -> None:
         """SIGTERM to the bot (`stop` finishes the job): to its shepherd, which passes it
-        on, or to its sandbox's process group."""
+        on, or to its bridge, which ends its sandbox; a gRPC bot's sandbox ends at once
+        (its bwrap would die of SIGTERM anyway, its sandbox by --die-with-parent)."""
         if self.contained is not None:
             self.contained.terminate(self.process)
+            return
+        if self.is_sandbox:
+            end_sandbox(self.process)
             return
         with contextlib.suppress(ProcessLookupError):
             if self.process.poll() is None:
                 os.killpg(self.process.pid, signal.SIGTERM)
 
     def stop(self, grace: float = 2.0) -> None:
-        """SIGTERM, then after `grace` seconds: unsandboxed, its shepherd's sweep of every
-        process the bot started (`Containment.end`); sandboxed, SIGKILL to its process
-        group. Then its log is finished."""
+        """Unsandboxed: SIGTERM, then after `grace` seconds its shepherd's sweep of every
+        process the bot started (`Containment.end`). A gRPC bot's sandbox: ended at once
+        (`end_sandbox`). A stdio bot's bridge: SIGTERM (it ends its sandbox), then SIGKILL
+        to its process group after `grace` seconds. Then its log is finished."""
         if self.contained is not None:
             self.contained.end(self.process, grace)
+        elif self.is_sandbox:
+            end_sandbox(self.process)
         else:
             self._stop_group(grace)
         self.log.close()

@@ -27,6 +27,7 @@ import functools
 import importlib.util
 import os
 import shutil
+import signal
 import site
 import subprocess
 import sys
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from client.channels import TLS_KEY_ENV
+from hosting.contain import descendants
 from hosting.limits import CPU_GRACE_SECONDS, MIB, Limits
 from hosting.manifest import BotManifest, ConfigError
 
@@ -154,6 +156,24 @@ class ProcessCap:
 def tool(name: str) -> str:
     """The full path of a program the sandbox needs (bwrap, prlimit)."""
     return shutil.which(name) or name
+
+
+def end_sandbox(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL a sandbox and everything in it now, whatever stage its start has reached,
+    and reap it. `process` is its bwrap (or the command that execs bwrap). Frozen first
+    (SIGSTOP), the bwrap starts nothing more; then every process below it dies (the
+    sandbox's first process among them: the kernel ends the rest of its PID namespace with
+    it), then the bwrap. `--die-with-parent` alone misses a sandbox whose bwrap dies while
+    it is being set up: its first process asks to die with the bwrap only once its mounts
+    are made, and would run on with the bot."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGSTOP)
+            for pid in descendants(process.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            os.kill(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 def exit_code(returncode: int | None) -> int | None:

@@ -77,6 +77,7 @@ from client.play import (
 from curia_api.v1 import game_service_pb2 as pb
 from hosting.launcher import start_program
 from hosting.limits import Limits, exceeded
+from hosting.sandbox import end_sandbox
 from hosting.sandbox import exit_code as sandbox_exit_code
 
 log = logging.getLogger("curia.stdio_bridge")
@@ -245,8 +246,8 @@ class StdioBot:
         #: runs and end every process it starts; a sandbox does both inside (hosting.sandbox)
         self.process, self.contained = start_program(
             command, env=env, sandboxed=sandboxed, limits=limits, cwd=cwd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=sandboxed)  # a signal to our group is ours to pass on
         self.limits, self.sandboxed = limits, sandboxed
         self.events = events
         self.lines: queue.Queue[bytes | None] = queue.Queue()
@@ -320,14 +321,11 @@ class StdioBot:
 
     def kill(self) -> None:
         """End the bot now, with every process it started (unsandboxed: its shepherd's
-        sweep; sandboxed: its PID namespace ends with its first process)."""
+        sweep; sandboxed: its whole sandbox, `end_sandbox`)."""
         if self.contained is not None:
             self.contained.end(self.process)
             return
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.process.kill()
-            self.process.wait()
+        end_sandbox(self.process)
 
 
 @dataclasses.dataclass

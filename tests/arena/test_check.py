@@ -113,9 +113,9 @@ def test_a_bot_slow_to_start_fails_its_own_line_and_loses_no_decision_time(
 
 def test_a_bot_within_its_start_up_limit_passes_it(server: str) -> None:
     passed, lines, text = check(BADBOTS / "slowstart", server, game="leges",
-                                decision_ms=2000, startup_ms=8000)
-    assert passed, text
-    slowest = re.search(r"slowest start (\d+) ms \(limit 8000 ms\)", lines["starts in time"])
+                                decision_ms=2000, startup_ms=20_000)  # 3 s, and a loaded
+    assert passed, text  # machine's start of Python (8.9 s seen beside a CPU burner)
+    slowest = re.search(r"slowest start (\d+) ms \(limit 20000 ms\)", lines["starts in time"])
     assert slowest and int(slowest.group(1)) >= 3000, text
 
 

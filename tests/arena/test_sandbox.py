@@ -4,19 +4,24 @@ fixtures do attack); the sandbox's layout and its refusal on a host without bwra
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from arena.config import BotManifest, ConfigError, TournamentConfig
 from arena.runner import ResultsFile, Tournament
+from hosting.launcher import BotProcess
 from hosting.sandbox import Layout, SandboxPlan, unavailable_reason
+from tests.timing import patient, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 INTRUDER = Path(__file__).resolve().parent / "badbots" / "intruder"
@@ -234,3 +239,46 @@ def test_a_tree_under_tmp_stays_visible_beside_the_private_tmp(tmp_path: Path) -
     finally:
         box.close()
     assert done.stdout == "public rules", done.stderr
+
+
+# -- a sandbox stopped while it is being set up -------------------------------------------
+def first_child(pid: int) -> int:
+    """The first child of `pid` the moment it exists: polled flat out, so that a sandbox is
+    caught while bwrap sets it up."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    deadline = time.monotonic() + patient(30)
+    while not (found := children.read_text().split()):
+        assert time.monotonic() < deadline, f"process {pid} started no child"
+    return int(found[0])
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@needs_bwrap
+@pytest.mark.parametrize("protocol", ["grpc", "stdio"])
+def test_a_bot_stopped_while_its_sandbox_is_set_up_leaves_nothing_running(
+        tmp_path: Path, protocol: str) -> None:
+    """The arena stopped in the instant a game's bot started (`terminate`, as on Ctrl-C or
+    SIGTERM): its sandbox ends, without waiting for `stop` (which a stop's backstop may cut
+    short). Killing bwrap alone left the sandbox's first process running: it waits for
+    bwrap on an eventfd while it is set up, as the first process of a PID namespace it
+    ignores SIGTERM, and it asks to die with bwrap only once its mounts are made."""
+    path = manifest(tmp_path, "sleeper", ["{python}", "-c", "import time; time.sleep(60)"],
+                    protocol)
+    bot = BotProcess.start(BotManifest.load(path), server="127.0.0.1:9", game_id="g",
+                           seat=0, token="not-a-token", seed=1, log_path=tmp_path / "bot.log",
+                           layout=Layout.for_run([tmp_path / "out"]))
+    bwrap = bot.process.pid if protocol == "grpc" else first_child(bot.process.pid)
+    inside = first_child(bwrap)  # the sandbox's first process, while bwrap sets it up
+    try:
+        bot.terminate()
+        wait_until(lambda: not alive(inside), 5, message="the sandbox to end")
+    finally:
+        bot.stop()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(inside, signal.SIGKILL)  # (so that a failure leaves nothing behind)
