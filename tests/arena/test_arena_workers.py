@@ -82,7 +82,9 @@ def assert_played_by_workers(run: Path) -> None:
     its worker (the arena started no bot)."""
     results = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
     assert sorted(r["index"] for r in results) == list(range(6))
-    assert all(r["ranking"] and not r.get("void") and not r.get("forfeits") for r in results)
+    spoilt = [r for r in results if not r["ranking"] or r.get("void") or r.get("forfeits")]
+    assert not spoilt, (spoilt, {log.name: log.read_text()[-800:]
+                                 for log in (run / "logs").glob("*.log")})
     logs = sorted((run / "logs").glob("*.log"))
     assert len(logs) == 12
     for log in logs:
