@@ -391,15 +391,20 @@ class Bridge:
     def run(self) -> int:
         """Start the bot, then open the seat's stream: its first contact, which may start
         the game's clock, comes only once the bot's process runs (docs/bots.md)."""
+        _Stop.starting = True
         try:
             bot = StdioBot(self.command, self.events, self.limits, self.sandboxed)
         except OSError as error:
+            _Stop.starting = False
             reason = f"stdio bot did not start: {error.strerror or error}"
             log.error("%s (%s)", reason, " ".join(self.command))
             with self._open() as stream:
                 self._resign(stream, reason)
             return 1
         try:
+            _Stop.starting = False
+            if _Stop.pending is not None:  # a SIGTERM came while the bot started
+                raise SystemExit(128 + _Stop.pending)
             with self._open() as stream:
                 return self._play(bot, stream)
         finally:
@@ -690,7 +695,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+class _Stop:
+    """SIGTERM while the bot's process is being started waits until it is (`starting`,
+    `pending`): raised in the middle of Popen, the exit would leave a sandbox started
+    and nobody to end it."""
+
+    starting = False
+    pending: int | None = None
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
+    if _Stop.starting:
+        _Stop.pending = signum
+        return
     raise SystemExit(128 + signum)  # unwinds through Bridge.run, which kills the bot
 
 

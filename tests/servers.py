@@ -51,7 +51,7 @@ class ServiceProcess:
             stop_processes([self.process], grace=5)
             raise
 
-    def _wait_ready(self, timeout: float = 20.0) -> None:
+    def _wait_ready(self, timeout: float = 60.0) -> None:  # (20 s was short under load)
         deadline = time.monotonic() + patient(timeout)
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

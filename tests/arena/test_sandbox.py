@@ -14,13 +14,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arena.config import BotManifest, ConfigError, TournamentConfig
 from arena.runner import ResultsFile, Tournament
+from hosting import stdio_bridge
 from hosting.launcher import BotProcess
-from hosting.sandbox import Layout, SandboxPlan, unavailable_reason
+from hosting.limits import Limits
+from hosting.sandbox import Layout, Sandbox, SandboxPlan, end_sandbox, unavailable_reason
 from tests.timing import patient, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
@@ -282,3 +285,36 @@ def test_a_bot_stopped_while_its_sandbox_is_set_up_leaves_nothing_running(
         bot.stop()
         with contextlib.suppress(ProcessLookupError):
             os.kill(inside, signal.SIGKILL)  # (so that a failure leaves nothing behind)
+
+
+@needs_bwrap
+def test_a_bridge_stopped_while_it_starts_its_bots_sandbox_ends_the_sandbox(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM to a stdio bot's bridge in the instant its bot's sandbox has just started
+    (the arena stopping): the bridge still ends that sandbox before it exits. (Raised in
+    the middle of starting it, the bridge's exit used to leave the sandbox running.)"""
+    started: list[stdio_bridge.StdioBot] = []
+
+    class StartedThenStopped(stdio_bridge.StdioBot):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self)
+            signal.raise_signal(signal.SIGTERM)  # to this thread: handled before the start
+            # returns, as a SIGTERM in the middle of Popen would be
+
+    command = Sandbox(Layout.for_run([]), tmp_path).command(
+        ["sleep", "60"], Limits(), setenv={"PATH": "/usr/bin:/bin"})
+    monkeypatch.setattr(stdio_bridge, "StdioBot", StartedThenStopped)
+    previous = signal.signal(signal.SIGTERM, stdio_bridge._terminate)
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            stdio_bridge.Bridge("127.0.0.1:9", "g", 0, "not-a-token", command,
+                                sandboxed=True).run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for bot in started:
+            if bot.process.poll() is None:
+                end_sandbox(bot.process)  # (so that a failure leaves nothing behind)
+                pytest.fail("the bridge exited and left its bot's sandbox running")
+    assert stopped.value.code == 128 + signal.SIGTERM
+    assert started and started[0].process.returncode is not None

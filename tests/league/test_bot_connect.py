@@ -190,14 +190,17 @@ def test_a_second_ctrl_c_resigns_the_games_in_progress(
     league = new_league(world, decision_ms=20_000).name
     key = world.leagues.add_bot(league, "hasty")
     silent = tmp_path / "silent.py"  # never answers: the game waits on it; says what
-    silent.write_text("import os, sys\n"  # of the key it can see (nothing)
+    up = tmp_path / "up"  # of the key it can see (nothing), then that it is up
+    silent.write_text("import os, sys\n"
                       "print('key in env:', 'CURIA_BOT_KEY' in os.environ, file=sys.stderr,"
                       " flush=True)\n"
+                      f"open({str(up)!r}, 'w').close()\n"
                       "for line in sys.stdin:\n    pass\n")
     with opponent(world, league):
         connected = Connected(world, key, "--", sys.executable, str(silent))
         try:
             connected.wait_for_line(" started: ", world, agent, league)
+            wait_until(up.exists, 60, message="the bot to be up (its line said)")
             connected.process.send_signal(signal.SIGINT)
             connected.wait_for_line("no new games", world, agent, league)
             connected.process.send_signal(signal.SIGINT)
