@@ -117,9 +117,9 @@ def test_a_stopped_run_says_one_line_stops_everything_and_resumes(tmp_path: Path
     stopping = [line for line in err.splitlines() if line.startswith("stopping:")]
     assert len(stopping) == 1, err
     assert "in flight" in stopping[0] and "replayed on resume" in stopping[0]
-    deadline = time.monotonic() + patient(5)  # a sandbox's inner process dies with its bwrap, a
+    deadline = time.monotonic() + patient(5)  # a process killed last may still be on its
     while (left := [pid for pid in processes if alive(pid)]) and time.monotonic() < deadline:
-        time.sleep(0.1)  # moment after it (--die-with-parent)
+        time.sleep(0.1)  # way out (the embedded Redis, a sandbox's namespace as it is torn down)
     assert not left, ("processes left running after the run stopped: "
                       f"{ {pid: command_of(pid)[:200] for pid in left} }")
 
